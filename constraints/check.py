@@ -1,0 +1,104 @@
+"""Check a trace: replay it through the machines and evaluate every encoded rule (no solver here)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from constraints.pattern import Context
+from constraints.rulebook import Rule, rulebook
+from domain.errors import TraceError, did_you_mean
+from domain.parse import TraceErrors
+from domain.text import Citation
+from domain.trace import Trace
+from fsm.replay import Refusal, replay
+from fsm.table import Table, table_for_object
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem in one trace, located in the trace, in the rulebook and in the text."""
+
+    rule: str                 # the rule's id, or machine.<slug> for a machine refusal
+    name: str                 # the rule's Chinese name, or the machine's name
+    catalogue: str | None
+    event: int | None         # 0-based index of the event in the trace
+    line: int | None          # line in the trace file
+    message: str
+    citation: Citation
+    defined: str              # where the rule or the machine edge is defined (path:line)
+    headings: tuple[str, ...]
+    excerpt: str
+
+    @property
+    def sort_key(self) -> tuple:
+        return (self.line or 0, self.rule)
+
+
+@dataclass(frozen=True)
+class Result:
+    path: str
+    events: int
+    findings: tuple[Finding, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.findings
+
+
+def validate(trace: Trace) -> None:
+    """Acts on an object must be acts its machine knows: anything else is bad input (exit 2)."""
+    errors = []
+    for e in trace.events:
+        if e.obj is None:
+            continue
+        t = table_for_object(e.obj.kind)
+        if t is not None and e.act not in t.acts:
+            errors.append(TraceError(trace.path, e.line,
+                                     f"{e.act} is not an act on {e.obj.kind}",
+                                     trace.line_text(e.line),
+                                     f"acts on {e.obj.kind}: {', '.join(t.acts)}; "
+                                     + did_you_mean(e.act, t.acts)))
+    if errors:
+        raise TraceErrors(errors[:20])
+
+
+def refusal_finding(trace: Trace, r: Refusal) -> Finding:
+    t: Table = r.table
+    needed = next((e for e in t.edges if e.act == r.event.act), t.edges[0])
+    allowed = ", ".join(r.allowed) if r.allowed else "nothing"
+    who = r.instance if not t.is_person else f"{r.instance} ({t.name})"
+    return Finding(
+        rule=f"machine.{t.slug}", name=t.name, catalogue=None, event=r.event.index,
+        line=r.event.line,
+        message=f"{who} cannot {r.event.act} while {r.state}; allowed here: {allowed}",
+        citation=needed.cite,
+        defined=f"{t.path}:{needed.defined_at}  {needed.act}: {needed.source} → {needed.dest}",
+        headings=(), excerpt=trace.line_text(r.event.line))
+
+
+def rule_findings(trace: Trace, ctx: Context, rule: Rule) -> list[Finding]:
+    assert rule.template is not None
+    out = []
+    for v in rule.template.holds(ctx):
+        if v.at is not None:
+            e = trace[v.at]
+            index, line = e.index, e.line
+        else:
+            index, line = None, v.line
+        out.append(Finding(rule.id, rule.name, rule.catalogue, index, line, v.message,
+                           rule.citations[0], rule.location, rule.headings,
+                           trace.line_text(line) if line else ""))
+    return out
+
+
+def check_trace(trace: Trace, rules: Sequence[Rule] | None = None) -> Result:
+    validate(trace)
+    rep = replay(trace)
+    findings = [refusal_finding(trace, r) for r in rep.refusals]
+    ctx = Context(trace, rep)
+    for rule in rules if rules is not None else rulebook():
+        if rule.encoded:
+            findings += rule_findings(trace, ctx, rule)
+    findings.sort(key=lambda f: f.sort_key)
+    return Result(trace.path, len(trace), tuple(findings))

@@ -1,0 +1,224 @@
+"""The literate rulebook: `constraints/rules/*.md`, prose with fenced ```rule blocks of TOML.
+
+Each block declares one rule: its ASCII `id`, its Chinese `name` (the catalogue's id phrase), its
+`catalogue` id (R001–R207) where it comes from the catalogue, the `quote`s of the text it enforces
+(located automatically; missing or ambiguous is a load error), and either a template (`kind` with
+its patterns) or a `status` of `descriptive` or `deferred` with a `reason`. The markdown headings
+above a block become the rule's breadcrumb in every message.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import MISSING, dataclass, field
+from functools import cache
+from pathlib import Path
+
+from constraints.pattern import Pattern, check_same, parse_pattern
+from constraints.templates import KINDS, PersonPattern, Template
+from domain.errors import RulebookError, did_you_mean
+from domain.text import TEXT, Citation
+from domain.vocabulary import Vocabulary, vocabulary
+
+RULES_DIR = Path(__file__).with_name("rules")
+STATUSES = ("encoded", "descriptive", "deferred")
+_ID = re.compile(r"^[a-z0-9]+(?:[-.][a-z0-9]+)*$")
+_CATALOGUE = re.compile(r"^R\d{3}$")
+PERSON_KEYS = ("role", "rank", "side")
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    name: str
+    catalogue: str | None
+    status: str
+    citations: tuple[Citation, ...]
+    template: Template | None
+    path: str
+    line: int
+    headings: tuple[str, ...] = ()
+    reason: str | None = None
+    reading: str | None = None
+    category: str | None = None
+    extra: dict = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def encoded(self) -> bool:
+        return self.status == "encoded"
+
+    @property
+    def location(self) -> str:
+        return f"{self.path}:{self.line}"
+
+
+def _person_pattern(text: str, vocab: Vocabulary, where: str, at: int) -> PersonPattern:
+    conds = []
+    for w in text.split():
+        key, _, value = w.partition("=")
+        if key not in PERSON_KEYS or not value:
+            raise RulebookError(where, at, f"person pattern 「{text}」: write role=…, rank=…, side=…")
+        values = frozenset(value.split("|"))
+        if key == "role":
+            for v in values:
+                if vocab.canonical_role(v) is None:
+                    raise RulebookError(where, at, f"unknown role {v}", hint=did_you_mean(v, vocab.roles))
+            values = frozenset(vocab.canonical_role(v) or v for v in values)
+        if key == "rank" and not values <= set(vocab.ranks) | {"none"}:
+            raise RulebookError(where, at, f"unknown rank in 「{text}」")
+        if key == "side" and not values <= {"上射", "下射", "none"}:
+            raise RulebookError(where, at, f"side is 上射 or 下射 in 「{text}」")
+        conds.append((key, values))
+    return PersonPattern(text, tuple(conds))
+
+
+def _same(value, where: str, at: int) -> tuple[tuple[str, str], ...]:
+    if value is None:
+        return ()
+    if isinstance(value, list):
+        pairs = tuple((str(k), str(k)) for k in value)
+    elif isinstance(value, dict):
+        pairs = tuple((str(k), str(v)) for k, v in value.items())
+    else:
+        raise RulebookError(where, at, "same is a list of keys or a table {later_key = \"earlier_key\"}")
+    check_same(pairs, where, at)
+    return pairs
+
+
+def _template(data: dict, vocab: Vocabulary, where: str, at: int) -> Template:
+    kind = data.pop("kind")
+    cls = KINDS.get(kind)
+    if cls is None:
+        raise RulebookError(where, at, f"unknown rule kind {kind!r}", hint=did_you_mean(kind, KINDS))
+    args = {}
+    for name, spec in cls.__dataclass_fields__.items():
+        if name in ("kind", "fields"):
+            continue
+        if name not in data:
+            if spec.default is not MISSING:   # an optional field
+                continue
+            raise RulebookError(where, at, f"a {kind} rule needs `{name}`")
+        value = data.pop(name)
+        if name == "same":
+            args[name] = _same(value, where, at)
+        elif name in ("who", "partner"):
+            args[name] = _person_pattern(value, vocab, where, at)
+        elif name in ("n",):
+            args[name] = int(value)
+        elif name == "op":
+            if value not in ("==", "<=", ">="):
+                raise RulebookError(where, at, "op is ==, <= or >=")
+            args[name] = value
+        else:
+            args[name] = parse_pattern(value, vocab, where, at)
+    try:
+        return cls(**args)
+    except TypeError as err:
+        raise RulebookError(where, at, f"{kind}: {err}") from None
+
+
+def _citations(data: dict, where: str, at: int) -> tuple[Citation, ...]:
+    quotes = data.pop("quote", None)
+    items: list = []
+    if isinstance(quotes, str):
+        items = [{"text": quotes}]
+    elif isinstance(quotes, list):
+        items = [{"text": q} if isinstance(q, str) else q for q in quotes]
+    items += data.pop("quotes", [])
+    if not items:
+        raise RulebookError(where, at, "a rule must quote the text it enforces (quote = \"…\")")
+    return tuple(TEXT.cite(q["text"], q.get("line"), where=where, at=at) for q in items)
+
+
+def parse_rule_block(body: str, where: str, at: int, headings: tuple[str, ...],
+                     vocab: Vocabulary) -> Rule:
+    try:
+        data = tomllib.loads(body)
+    except tomllib.TOMLDecodeError as err:
+        raise RulebookError(where, at, f"rule block is not valid TOML: {err}") from None
+    rid = data.pop("id", None)
+    if not isinstance(rid, str) or not _ID.match(rid):
+        raise RulebookError(where, at, f"rule id {rid!r} must be an ASCII slug such as bu-guan-bu-shi")
+    name = data.pop("name", None)
+    if not name:
+        raise RulebookError(where, at, f"rule {rid} needs a Chinese `name`")
+    catalogue = data.pop("catalogue", None)
+    if catalogue is not None and not _CATALOGUE.match(catalogue):
+        raise RulebookError(where, at, f"catalogue id {catalogue!r} is not of the form R001")
+    status = data.pop("status", "encoded")
+    if status not in STATUSES:
+        raise RulebookError(where, at, f"status {status!r}", hint=did_you_mean(status, STATUSES))
+    citations = _citations(data, where, at)
+    reason = data.pop("reason", None)
+    reading = data.pop("reading", None)
+    category = data.pop("category", None)
+    template = None
+    if status == "encoded":
+        if "kind" not in data:
+            raise RulebookError(where, at, f"rule {rid} is encoded but has no `kind`")
+        template = _template(data, vocab, where, at)
+    elif not reason:
+        raise RulebookError(where, at, f"a {status} rule needs a `reason`")
+    extra = {k: data.pop(k) for k in list(data) if k in ("note", "readings")}
+    if data:
+        raise RulebookError(where, at, f"unknown field(s) in rule {rid}: {', '.join(data)}")
+    return Rule(rid, name, catalogue, status, citations, template, where, at, headings, reason,
+                reading, category, extra)
+
+
+def parse_rule_file(path: Path, vocab: Vocabulary, root: Path) -> list[Rule]:
+    where = str(path.relative_to(root))
+    rules = []
+    headings: list[tuple[int, str]] = []
+    lines = path.read_text(encoding="utf-8").splitlines()
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        m = re.match(r"^(#{1,6})\s+(.*)$", line)
+        if m:
+            level = len(m.group(1))
+            headings = [h for h in headings if h[0] < level] + [(level, m.group(2).strip())]
+        if line.strip() == "```rule":
+            start = i + 1
+            j = start
+            while j < len(lines) and lines[j].strip() != "```":
+                j += 1
+            if j == len(lines):
+                raise RulebookError(where, start, "unclosed ```rule block")
+            rules.append(parse_rule_block("\n".join(lines[start:j]), where, start,
+                                          tuple(h for _, h in headings), vocab))
+            i = j
+        i += 1
+    return rules
+
+
+def load_rules(rules_dir: Path = RULES_DIR) -> tuple[Rule, ...]:
+    vocab = vocabulary()
+    root = rules_dir.parents[1]
+    rules: list[Rule] = []
+    for path in sorted(rules_dir.glob("*.md")):
+        rules += parse_rule_file(path, vocab, root)
+    seen: dict[str, Rule] = {}
+    for r in rules:
+        for key in (r.id, r.name):
+            if key in seen:
+                raise RulebookError(r.path, r.line, f"{key} is already used by the rule at "
+                                                    f"{seen[key].location}")
+            seen[key] = r
+    return tuple(sorted(rules, key=lambda r: (r.catalogue or "R999", r.id)))
+
+
+@cache
+def rulebook() -> tuple[Rule, ...]:
+    return load_rules()
+
+
+def find_rule(word: str, rules: tuple[Rule, ...] | None = None) -> list[Rule]:
+    """Rules named by their ASCII id, their Chinese name, or their catalogue id."""
+    rules = rules if rules is not None else rulebook()
+    return [r for r in rules if word in (r.id, r.name, r.catalogue)]
+
+
+def patterns_of(rule: Rule) -> list[Pattern]:
+    return rule.template.patterns() if rule.template else []

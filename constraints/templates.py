@@ -1,0 +1,382 @@
+"""The closed set of rule templates. Each holds both meanings of a rule side by side:
+`holds(ctx)` evaluates a concrete trace in Python (one pass, hashing on the correlated keys) and
+`encode(sym)` gives the same statement over a bounded symbolic trace for z3.
+
+`same` correlates two events: `same = ["obj"]` (the same cup), or a mapping from the keys of the
+later (or `then`) event to those of the other one, `same = {for = "actor", arrow = "arrow"}`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
+from constraints.pattern import Context, Pattern
+
+if TYPE_CHECKING:
+    from constraints.smt import Symbolic
+
+Same = tuple[tuple[str, str], ...]      # (key of the later/then event, key of the other event)
+
+
+@dataclass(frozen=True)
+class Violation:
+    at: int | None                      # event index, or None for a violation of the cast
+    message: str
+    line: int | None = None             # for cast violations: the line of the pair/cast statement
+
+
+def _keys(same: Same, side: int) -> tuple[str, ...]:
+    return tuple(pair[side] for pair in same)
+
+
+def _desc(same: Same) -> str:
+    if not same:
+        return ""
+    parts = [a if a == b else f"{a}={b}" for a, b in same]
+    return " with the same " + ", ".join(parts)
+
+
+class Template:
+    kind: ClassVar[str]
+    fields: ClassVar[tuple[str, ...]]
+
+    def holds(self, ctx: Context) -> list[Violation]:
+        raise NotImplementedError
+
+    def encode(self, sym: Symbolic):   # -> z3.BoolRef
+        raise NotImplementedError
+
+    def patterns(self) -> list[Pattern]:
+        return [getattr(self, f) for f in self.fields if isinstance(getattr(self, f), Pattern)]
+
+
+@dataclass(frozen=True)
+class Absence(Template):
+    """No event matches `pattern`."""
+
+    pattern: Pattern
+    kind: ClassVar[str] = "absence"
+    fields: ClassVar[tuple[str, ...]] = ("pattern",)
+
+    def holds(self, ctx: Context) -> list[Violation]:
+        return [Violation(e.index, f"「{self.pattern}」 is forbidden")
+                for e in ctx.trace if ctx.matches(self.pattern, e)]
+
+    def encode(self, sym: Symbolic):
+        return sym.all(sym.Not(sym.match(self.pattern, t)) for t in sym.steps)
+
+
+@dataclass(frozen=True)
+class Precedence(Template):
+    """Every `then` event comes after a `first` event (that agrees with it on `same`)."""
+
+    first: Pattern
+    then: Pattern
+    same: Same = ()
+    kind: ClassVar[str] = "precedence"
+    fields: ClassVar[tuple[str, ...]] = ("first", "then")
+
+    def holds(self, ctx: Context) -> list[Violation]:
+        seen: set = set()
+        out = []
+        tk, fk = _keys(self.same, 0), _keys(self.same, 1)
+        for e in ctx.trace:
+            if ctx.matches(self.then, e) and ctx.key(e, tk) not in seen:
+                out.append(Violation(e.index, f"no earlier 「{self.first}」{_desc(self.same)}"))
+            if ctx.matches(self.first, e):
+                seen.add(ctx.key(e, fk))
+        return out
+
+    def encode(self, sym: Symbolic):
+        return sym.all(
+            sym.Implies(sym.match(self.then, i),
+                        sym.any(sym.And(sym.match(self.first, j), sym.agree(self.same, i, j))
+                                for j in range(i)))
+            for i in sym.steps)
+
+
+@dataclass(frozen=True)
+class Response(Template):
+    """Every `first` event is followed by a `then` event (that agrees with it on `same`)."""
+
+    first: Pattern
+    then: Pattern
+    same: Same = ()
+    kind: ClassVar[str] = "response"
+    fields: ClassVar[tuple[str, ...]] = ("first", "then")
+
+    def holds(self, ctx: Context) -> list[Violation]:
+        seen: set = set()
+        out = []
+        tk, fk = _keys(self.same, 0), _keys(self.same, 1)
+        for e in reversed(ctx.trace.events):
+            if ctx.matches(self.first, e) and ctx.key(e, fk) not in seen:
+                out.append(Violation(e.index, f"no later 「{self.then}」{_desc(self.same)}"))
+            if ctx.matches(self.then, e):
+                seen.add(ctx.key(e, tk))
+        return out[::-1]
+
+    def encode(self, sym: Symbolic):
+        return sym.all(
+            sym.Implies(sym.match(self.first, j),
+                        sym.any(sym.And(sym.match(self.then, i), sym.agree(self.same, i, j))
+                                for i in range(j + 1, sym.k)))
+            for j in sym.steps)
+
+
+@dataclass(frozen=True)
+class Unique(Template):
+    """No two events match `pattern` and agree on `same`."""
+
+    pattern: Pattern
+    same: Same = ()
+    kind: ClassVar[str] = "unique"
+    fields: ClassVar[tuple[str, ...]] = ("pattern",)
+
+    def holds(self, ctx: Context) -> list[Violation]:
+        first: dict = {}
+        out = []
+        tk, fk = _keys(self.same, 0), _keys(self.same, 1)
+        for e in ctx.trace:
+            if ctx.matches(self.pattern, e):
+                k = ctx.key(e, tk)
+                if k in first:
+                    out.append(Violation(e.index, f"「{self.pattern}」 again{_desc(self.same)} "
+                                                  f"(first at line {ctx.trace[first[k]].line})"))
+                else:
+                    first.setdefault(ctx.key(e, fk), e.index)
+        return out
+
+    def encode(self, sym: Symbolic):
+        return sym.all(
+            sym.Not(sym.And(sym.match(self.pattern, i), sym.match(self.pattern, j),
+                            sym.agree(self.same, i, j)))
+            for i in sym.steps for j in range(i))
+
+
+@dataclass(frozen=True)
+class AtMost(Template):
+    """At most `n` events match `pattern` among those that agree on `same`."""
+
+    pattern: Pattern
+    n: int
+    same: Same = ()
+    kind: ClassVar[str] = "at_most"
+    fields: ClassVar[tuple[str, ...]] = ("pattern",)
+
+    def holds(self, ctx: Context) -> list[Violation]:
+        count: Counter = Counter()
+        out = []
+        keys = _keys(self.same, 0)
+        for e in ctx.trace:
+            if ctx.matches(self.pattern, e):
+                k = ctx.key(e, keys)
+                count[k] += 1
+                if count[k] == self.n + 1:
+                    out.append(Violation(e.index, f"more than {self.n} 「{self.pattern}」"
+                                                  f"{_desc(self.same)}"))
+        return out
+
+    def encode(self, sym: Symbolic):
+        return sym.all(
+            sym.Implies(sym.match(self.pattern, i),
+                        sym.count(sym.And(sym.match(self.pattern, j), sym.agree(self.same, i, j))
+                                  for j in range(i + 1)) <= self.n)
+            for i in sym.steps)
+
+
+_OPS = {"==": lambda a, b: a == b, "<=": lambda a, b: a <= b, ">=": lambda a, b: a >= b}
+
+
+@dataclass(frozen=True)
+class CountBefore(Template):
+    """At every `then` event, the number of earlier `first` events that agree on `same` is `op n`."""
+
+    first: Pattern
+    then: Pattern
+    op: str
+    n: int
+    same: Same = ()
+    kind: ClassVar[str] = "count_before"
+    fields: ClassVar[tuple[str, ...]] = ("first", "then")
+
+    def holds(self, ctx: Context) -> list[Violation]:
+        count: Counter = Counter()
+        out = []
+        tk, fk = _keys(self.same, 0), _keys(self.same, 1)
+        test = _OPS[self.op]
+        for e in ctx.trace:
+            if ctx.matches(self.then, e):
+                have = count[ctx.key(e, tk)]
+                if not test(have, self.n):
+                    out.append(Violation(e.index, f"{have} earlier 「{self.first}」{_desc(self.same)}; "
+                                                  f"the text requires {self.op} {self.n}"))
+            if ctx.matches(self.first, e):
+                count[ctx.key(e, fk)] += 1
+        return out
+
+    def encode(self, sym: Symbolic):
+        return sym.all(
+            sym.Implies(sym.match(self.then, i),
+                        _OPS[self.op](sym.count(sym.And(sym.match(self.first, j),
+                                                        sym.agree(self.same, i, j))
+                                                for j in range(i)), self.n))
+            for i in sym.steps)
+
+
+@dataclass(frozen=True)
+class AbsenceBetween(Template):
+    """No `forbid` event lies between a `then` event and the latest earlier `after` event
+    (all three agreeing on `same`)."""
+
+    after: Pattern
+    forbid: Pattern
+    then: Pattern
+    same: Same = ()
+    kind: ClassVar[str] = "absence_between"
+    fields: ClassVar[tuple[str, ...]] = ("after", "forbid", "then")
+
+    def holds(self, ctx: Context) -> list[Violation]:
+        state: dict = {}            # key -> index of a forbid event since the latest `after`, or -1
+        out = []
+        tk, ok = _keys(self.same, 0), _keys(self.same, 1)
+        for e in ctx.trace:
+            if ctx.matches(self.then, e):
+                bad = state.get(ctx.key(e, tk), -1)
+                if bad >= 0:
+                    out.append(Violation(e.index, f"「{self.forbid}」 at line {ctx.trace[bad].line} "
+                                                  f"since 「{self.after}」{_desc(self.same)}"))
+            if ctx.matches(self.forbid, e):
+                k = ctx.key(e, ok)
+                if k in state and state[k] < 0:
+                    state[k] = e.index
+            if ctx.matches(self.after, e):
+                state[ctx.key(e, ok)] = -1
+        return out
+
+    def encode(self, sym: Symbolic):
+        # `open_[j]` (for a then-event i): some `after` agreeing with i lies at or before j with no
+        # later `after` agreeing with i up to j; a forbid inside that window violates.
+        clauses = []
+        for i in sym.steps:
+            window = sym.false()
+            bad = []
+            for j in range(i):
+                a = sym.And(sym.match(self.after, j), sym.agree(self.same, i, j))
+                f = sym.And(sym.match(self.forbid, j), sym.agree(self.same, i, j))
+                # a forbid at j counts when the window is open before j (after events at j reset)
+                bad.append(sym.And(window, f, sym.Not(a)))
+                window = sym.Or(a, window)
+            clauses.append(sym.Implies(sym.match(self.then, i), sym.Not(sym.any(bad))))
+        return sym.all(clauses)
+
+
+@dataclass(frozen=True)
+class Alternate(Template):
+    """Within each group agreeing on `same`, `a` and `b` events alternate, beginning with `a`."""
+
+    a: Pattern
+    b: Pattern
+    same: Same = ()
+    kind: ClassVar[str] = "alternate"
+    fields: ClassVar[tuple[str, ...]] = ("a", "b")
+
+    def holds(self, ctx: Context) -> list[Violation]:
+        na: Counter = Counter()
+        nb: Counter = Counter()
+        out = []
+        tk, ok = _keys(self.same, 0), _keys(self.same, 1)
+        for e in ctx.trace:
+            is_a, is_b = ctx.matches(self.a, e), ctx.matches(self.b, e)
+            if not (is_a or is_b):
+                continue
+            k = ctx.key(e, tk)
+            fine = (is_a and na[k] == nb[k]) or (is_b and na[k] == nb[k] + 1)
+            if not fine:
+                got, want = (self.a, self.b) if is_a else (self.b, self.a)
+                out.append(Violation(e.index, f"「{got}」 where 「{want}」 was due{_desc(self.same)}"))
+            k2 = ctx.key(e, ok)
+            na[k2] += is_a
+            nb[k2] += is_b
+        return out
+
+    def encode(self, sym: Symbolic):
+        clauses = []
+        for i in sym.steps:
+            na = sym.count(sym.And(sym.match(self.a, j), sym.agree(self.same, i, j)) for j in range(i))
+            nb = sym.count(sym.And(sym.match(self.b, j), sym.agree(self.same, i, j)) for j in range(i))
+            # an event matching both is taken as an `a` when an `a` is due, else as a `b`
+            clauses.append(sym.Implies(sym.Or(sym.match(self.a, i), sym.match(self.b, i)),
+                                       sym.Or(sym.And(sym.match(self.a, i), na == nb),
+                                              sym.And(sym.match(self.b, i), na == nb + 1))))
+        return sym.all(clauses)
+
+
+@dataclass(frozen=True)
+class PersonPattern:
+    """A condition on a person of the cast: `role=大夫 rank=大夫 side=上射` (all must hold)."""
+
+    text: str
+    conds: tuple[tuple[str, frozenset[str]], ...]
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
+class PairRule(Template):
+    """In every pair (耦), if one member matches `who`, the other matches `partner`."""
+
+    who: PersonPattern
+    partner: PersonPattern
+    kind: ClassVar[str] = "pair"
+    fields: ClassVar[tuple[str, ...]] = ()
+
+    def holds(self, ctx: Context) -> list[Violation]:
+        out = []
+        persons = ctx.trace.cast.persons
+        for pair in ctx.trace.cast.pairs.values():
+            for me, other in ((pair.upper, pair.lower), (pair.lower, pair.upper)):
+                if person_matches(self.who, persons[me]) and not person_matches(self.partner,
+                                                                                persons[other]):
+                    out.append(Violation(None, f"pair {pair.name}: {me} ({self.who}) is paired with "
+                                               f"{other}, who is not 「{self.partner}」", pair.line))
+        return out
+
+    def encode(self, sym: Symbolic):
+        return sym.all(
+            sym.Implies(sym.And(sym.same_pair(p, q), sym.person_match(self.who, p)),
+                        sym.person_match(self.partner, q))
+            for p in sym.persons for q in sym.persons if p != q)
+
+
+@dataclass(frozen=True)
+class CastAbsence(Template):
+    """No person of the cast matches `who`."""
+
+    who: PersonPattern
+    kind: ClassVar[str] = "cast_absence"
+    fields: ClassVar[tuple[str, ...]] = ()
+
+    def holds(self, ctx: Context) -> list[Violation]:
+        return [Violation(None, f"{p.name} is 「{self.who}」", p.pair_line or p.line)
+                for p in ctx.trace.cast.persons.values() if person_matches(self.who, p)]
+
+    def encode(self, sym: Symbolic):
+        return sym.all(sym.Not(sym.person_match(self.who, p)) for p in sym.persons)
+
+
+def person_matches(pp: PersonPattern, person) -> bool:
+    for key, values in pp.conds:
+        v = getattr(person, key)
+        if (v if v is not None else "none") not in values:
+            return False
+    return True
+
+
+KINDS: dict[str, type[Template]] = {
+    t.kind: t for t in (Absence, Precedence, Response, Unique, AtMost, CountBefore, AbsenceBetween,
+                        Alternate, PairRule, CastAbsence)
+}

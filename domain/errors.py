@@ -1,0 +1,56 @@
+"""Input errors, each located as `path:line: error: …` and, where it helps, with a "did you mean"."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+
+class InputError(Exception):
+    """Bad input of any kind: a trace, a rulebook, a machine table, a quote or a usage error."""
+
+    def __init__(self, path: str, line: int | None, message: str, excerpt: str | None = None,
+                 hint: str | None = None) -> None:
+        super().__init__(message)
+        self.path, self.line, self.message, self.excerpt, self.hint = path, line, message, excerpt, hint
+
+    def render(self) -> str:
+        where = f"{self.path}:{self.line}" if self.line else self.path
+        out = [f"{where}: error: {self.message}"]
+        if self.excerpt is not None and self.line:
+            out.append(f"  {self.line:>4} | {self.excerpt}")
+        if self.hint:
+            out.append(f"  {self.hint}")
+        return "\n".join(out)
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+class TraceError(InputError):
+    """A trace file that cannot be read as a trace."""
+
+
+class RulebookError(InputError):
+    """A rule, a machine table or the vocabulary is malformed."""
+
+
+class QuoteError(RulebookError):
+    """A citation that is missing from the text or ambiguous in it."""
+
+
+def did_you_mean(word: str, choices: Iterable[str], n: int = 3) -> str:
+    """A "did you mean" hint for an unknown word, or a list of what is known when nothing is close.
+
+    >>> did_you_mean("释获着", ["释获者", "获者", "司射"])
+    'did you mean 释获者, 获者?'
+    """
+    pool = sorted(set(choices))
+    close = difflib.get_close_matches(word, pool, n=n, cutoff=0.4)
+    if not close:
+        # single-character differences in CJK words are common: look for shared characters
+        close = [c for c in pool if set(c) & set(word)][:n]
+    if close:
+        return "did you mean " + ", ".join(close) + "?"
+    shown = ", ".join(pool[:12]) + (" …" if len(pool) > 12 else "")
+    return f"known: {shown}"

@@ -1,0 +1,379 @@
+"""Read traces: the line format people write (`.trace`) and JSON Lines for machines (`.jsonl`).
+
+Line format, one statement per line, `#` starts a comment:
+
+    cast 甲 弟子                      a person: name, role, [rank=…]
+    pair 上耦 上射=甲 下射=乙          a pair (耦) and its two sides
+    phase Φ21                         every following event belongs to this phase
+    上射 射 矢 arrow=1 result=贯       an event: actor, act, [object], key=value …
+
+JSON Lines: one JSON object per line, either an event `{"actor", "act", "obj"?, key: value …}`
+or a directive `{"cast": name, "role": …}`, `{"pair": name, "上射": …, "下射": …}`,
+`{"phase": "Φ21"}`. Both are read into the same Trace, with the file and line of every event.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from domain.errors import InputError, TraceError, did_you_mean
+from domain.trace import SIDES, Cast, Event, ObjectRef, Pair, Person, Trace
+from domain.vocabulary import PERSON_KEYS, PLACE_KEYS, Vocabulary, vocabulary
+
+MAX_BYTES = 64 * 1024 * 1024     # documented limit on one trace file
+MAX_ERRORS = 20
+_NUMBERED = re.compile(r"^(.*?)(\d+)$")
+
+
+class TraceErrors(Exception):
+    """All the errors found in one trace file (at most MAX_ERRORS)."""
+
+    def __init__(self, errors: list[InputError]) -> None:
+        super().__init__(errors[0].render())
+        self.errors = errors
+
+    def render(self) -> str:
+        return "\n".join(e.render() for e in self.errors)
+
+
+@dataclass
+class _Statement:
+    line: int
+    text: str
+    head: str | None = None                      # cast / pair / phase, or None for an event
+    words: list[str] = field(default_factory=list)
+    pairs: dict[str, str] = field(default_factory=dict)
+    obj_token: str | None = None
+
+
+class _Reader:
+    """Shared by both formats: the cast, person and object resolution, the events."""
+
+    def __init__(self, path: str, vocab: Vocabulary, lines: list[str]) -> None:
+        self.path, self.vocab, self.lines = path, vocab, lines
+        self.cast = Cast()
+        self.errors: list[InputError] = []
+        self.events: list[Event] = []
+        self.phase: str | None = None
+        self.phase_lines: list[tuple[int, str]] = []
+
+    # -- errors -------------------------------------------------------------------------------
+    def fail(self, line: int, message: str, hint: str | None = None) -> None:
+        if len(self.errors) < MAX_ERRORS:
+            excerpt = self.lines[line - 1] if 0 < line <= len(self.lines) else None
+            self.errors.append(TraceError(self.path, line, message, excerpt, hint))
+
+    # -- cast ---------------------------------------------------------------------------------
+    def declare(self, line: int, name: str, role_word: str, rank: str | None) -> None:
+        role = self.vocab.canonical_role(role_word)
+        if role is None:
+            self.fail(line, f"unknown role {role_word}", did_you_mean(role_word, self.vocab.roles))
+            return
+        if name in self.cast.persons:
+            self.fail(line, f"{name} is declared twice (first at line {self.cast.persons[name].line})")
+            return
+        if rank is not None and rank not in self.vocab.ranks:
+            self.fail(line, f"unknown rank {rank}", did_you_mean(rank, self.vocab.ranks))
+            return
+        if name in self.vocab.acts or name in self.vocab.objects:
+            self.fail(line, f"{name} is a word of the vocabulary; choose another name for a person")
+            return
+        self.cast.add(Person(name, role, rank or self.vocab.roles[role].rank, line))
+
+    def declare_pair(self, line: int, name: str, sides: dict[str, str]) -> None:
+        if set(sides) != set(SIDES):
+            self.fail(line, f"pair {name} needs 上射=… and 下射=…")
+            return
+        if name in self.cast.pairs:
+            self.fail(line, f"pair {name} is declared twice")
+            return
+        names = []
+        for side in SIDES:
+            who = self.person(line, sides[side])
+            if who is None:
+                return
+            person = self.cast.persons[who]
+            if person.pair is not None:
+                self.fail(line, f"{who} is already in pair {person.pair} (line {person.pair_line})")
+                return
+            names.append(who)
+        if names[0] == names[1]:
+            self.fail(line, f"pair {name} pairs {names[0]} with himself")
+            return
+        for who, side in zip(names, SIDES, strict=True):
+            p = self.cast.persons[who]
+            self.cast.persons[who] = Person(p.name, p.role, p.rank, p.line, name, side, line)
+        self.cast.pairs[name] = Pair(name, names[0], names[1], line)
+
+    def person(self, line: int, token: str) -> str | None:
+        """Resolve a person token: a declared name, a role with one person, or role+number."""
+        if token in self.cast.persons:
+            return token
+        role = self.vocab.canonical_role(token)
+        if role is not None:
+            holders = self.cast.by_role.get(role, [])
+            if len(holders) == 1:
+                return holders[0]
+            if self.vocab.roles[role].single and not holders:
+                self.cast.add(Person(role, role, self.vocab.roles[role].rank))
+                return role
+            if len(holders) > 1:
+                self.fail(line, f"{token} is ambiguous: the cast has {', '.join(holders)}")
+            else:
+                self.fail(line, f"{token} is a role with several persons; name one "
+                                f"({token}1, {token}2 …) or declare `cast NAME {token}`")
+            return None
+        m = _NUMBERED.match(token)
+        if m and self.vocab.canonical_role(m.group(1)) is not None:
+            role = self.vocab.canonical_role(m.group(1))
+            assert role is not None
+            self.cast.add(Person(token, role, self.vocab.roles[role].rank))
+            return token
+        choices = list(self.cast.persons) + [r for r, t in self.vocab.roles.items() if t.single]
+        self.fail(line, f"unknown person {token}", did_you_mean(token, choices))
+        return None
+
+    # -- events -------------------------------------------------------------------------------
+    def obj(self, line: int, token: str, actor: str, to: str | None) -> ObjectRef | None:
+        found = self.vocab.object_kind(token)
+        if found is None:
+            self.fail(line, f"unknown object {token}", did_you_mean(token, self.vocab.objects))
+            return None
+        kind, suffix = found
+        if kind.personal:
+            if suffix:
+                self.fail(line, f"{kind.name} is personal (each person has his own): write "
+                                f"{kind.name} alone; it is the actor's, or the recipient's with to=")
+                return None
+            return ObjectRef(kind.name, to or actor)
+        number = int(suffix) if suffix.isdigit() else 1 if suffix == "" else 0
+        if not 1 <= number <= kind.instances:
+            self.fail(line, f"{token}: {kind.name} has instances 1–{kind.instances}",
+                      f"write {kind.name} or {kind.name}1 … {kind.name}{kind.instances}")
+            return None
+        return ObjectRef(kind.name, str(number))
+
+    def event(self, line: int, text: str, actor_token: str, act: str, obj_token: str | None,
+              attrs: list[tuple[str, str]]) -> None:
+        vocab = self.vocab
+        actor = self.person(line, actor_token)
+        if act not in vocab.acts:
+            self.fail(line, f"unknown act {act}", did_you_mean(act, vocab.acts))
+            return
+        resolved: list[tuple[str, str]] = []
+        seen: set[str] = set()
+        ok = actor is not None
+        for key, value in attrs:
+            if key in seen:
+                self.fail(line, f"{key}= is given twice")
+                ok = False
+                continue
+            seen.add(key)
+            if key in PERSON_KEYS:
+                who = self.person(line, value)
+                ok = ok and who is not None
+                resolved.append((key, who or value))
+            elif key in PLACE_KEYS:
+                if value not in vocab.places:
+                    self.fail(line, f"unknown place {value}", did_you_mean(value, vocab.places))
+                    ok = False
+                resolved.append((key, value))
+            elif key in vocab.attributes:
+                allowed = vocab.attributes[key].values
+                if value not in allowed:
+                    self.fail(line, f"{key}={value}: {key} is one of {', '.join(allowed)}",
+                              did_you_mean(value, allowed))
+                    ok = False
+                resolved.append((key, value))
+            else:
+                self.fail(line, f"unknown key {key}=", did_you_mean(key, vocab.event_keys))
+                ok = False
+        if not ok or actor is None:
+            return
+        to = dict(resolved).get("to")
+        obj = self.obj(line, obj_token, actor, to) if obj_token is not None else None
+        if obj_token is not None and obj is None:
+            return
+        phase = self.phase
+        rnd = vocab.phases[phase].round if phase else 0
+        self.events.append(Event(len(self.events), line, actor, act, obj, tuple(resolved), phase,
+                                 rnd, text, obj_token))
+
+    def set_phase(self, line: int, pid: str) -> None:
+        if pid not in self.vocab.phases:
+            self.fail(line, f"unknown phase {pid}", did_you_mean(pid, self.vocab.phases))
+            return
+        self.phase = pid
+        self.phase_lines.append((line, pid))
+
+    def finish(self) -> Trace:
+        if not self.events and not self.errors:
+            self.fail(1 if self.lines else 0, "the trace has no events")
+        if self.errors:
+            raise TraceErrors(self.errors)
+        return Trace(self.path, self.events, self.cast, self.phase_lines, self.lines)
+
+
+def _split_kv(words: Iterable[str]) -> tuple[list[str], list[tuple[str, str]]]:
+    plain, kv = [], []
+    for w in words:
+        if "=" in w:
+            k, _, v = w.partition("=")
+            kv.append((k, v))
+        else:
+            plain.append(w)
+    return plain, kv
+
+
+def _read_text(path: Path, display: str) -> str:
+    try:
+        size = path.stat().st_size
+    except OSError as err:
+        raise TraceErrors([TraceError(display, None, f"cannot read: {err.strerror}")]) from None
+    if size > MAX_BYTES:
+        raise TraceErrors([TraceError(display, None, f"file is {size} bytes; the limit is {MAX_BYTES}")])
+    data = path.read_bytes()
+    if b"\x00" in data[:8192]:
+        raise TraceErrors([TraceError(display, None, "binary file: a trace is UTF-8 text")])
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        line = data[:err.start].count(b"\n") + 1
+        raise TraceErrors([TraceError(display, line, "not UTF-8 text")]) from None
+
+
+def parse_lines(text: str, path: str = "<trace>", vocab: Vocabulary | None = None) -> Trace:
+    """Parse the line format."""
+    lines = text.splitlines()
+    r = _Reader(path, vocab or vocabulary(), lines)
+    for n, raw in enumerate(lines, 1):
+        body = raw.split("#", 1)[0].strip()
+        if not body:
+            continue
+        words = body.split()
+        head = words[0]
+        plain, kv = _split_kv(words[1:])
+        if head == "phase":
+            if len(words) < 2:
+                r.fail(n, "phase needs an id such as Φ21")
+            else:
+                r.set_phase(n, words[1])
+        elif head == "cast":
+            rank = dict(kv).get("rank")
+            extra = [k for k, _ in kv if k != "rank"]
+            if len(plain) != 2 or extra:
+                r.fail(n, "cast needs NAME ROLE [rank=…]")
+            else:
+                r.declare(n, plain[0], plain[1], rank)
+        elif head == "pair":
+            if len(plain) != 1:
+                r.fail(n, "pair needs NAME 上射=… 下射=…")
+            else:
+                r.declare_pair(n, plain[0], dict(kv))
+        else:
+            rest, attrs = _split_kv(words)
+            if len(rest) < 2:
+                r.fail(n, "an event needs at least an actor and an act: ACTOR ACT [OBJECT] [key=value …]")
+                continue
+            if len(rest) > 3:
+                r.fail(n, f"too many words before key=value: {' '.join(rest[3:])}",
+                       "an event is ACTOR ACT [OBJECT] [key=value …]; a recipient is to=…, a place at=…")
+                continue
+            if rest != words[:len(rest)]:
+                r.fail(n, "key=value pairs come after ACTOR ACT [OBJECT]")
+                continue
+            r.event(n, raw, rest[0], rest[1], rest[2] if len(rest) == 3 else None, attrs)
+    return r.finish()
+
+
+def parse_jsonl(text: str, path: str = "<trace>", vocab: Vocabulary | None = None) -> Trace:
+    """Parse JSON Lines (one JSON object per line)."""
+    lines = text.splitlines()
+    r = _Reader(path, vocab or vocabulary(), lines)
+    for n, raw in enumerate(lines, 1):
+        if not raw.strip():
+            continue
+        try:
+            rec = json.loads(raw)
+        except json.JSONDecodeError as err:
+            r.fail(n, f"not valid JSON: {err.msg} (column {err.colno})")
+            continue
+        if not isinstance(rec, dict):
+            r.fail(n, "each line must be a JSON object")
+            continue
+        bad = [k for k, v in rec.items() if not isinstance(v, str)]
+        if bad:
+            r.fail(n, f"values must be strings: {', '.join(bad)}")
+            continue
+        if "phase" in rec:
+            r.set_phase(n, rec["phase"])
+        elif "cast" in rec:
+            if "role" not in rec:
+                r.fail(n, "a cast record needs \"role\"")
+            else:
+                r.declare(n, rec["cast"], rec["role"], rec.get("rank"))
+        elif "pair" in rec:
+            r.declare_pair(n, rec["pair"], {k: v for k, v in rec.items() if k != "pair"})
+        else:
+            if "actor" not in rec or "act" not in rec:
+                r.fail(n, "an event record needs \"actor\" and \"act\"")
+                continue
+            attrs = [(k, v) for k, v in rec.items() if k not in ("actor", "act", "obj")]
+            r.event(n, raw, rec["actor"], rec["act"], rec.get("obj"), attrs)
+    return r.finish()
+
+
+def parse_file(path: Path, display: str | None = None, vocab: Vocabulary | None = None) -> Trace:
+    """Parse a trace file by its suffix: `.jsonl` is JSON Lines, anything else the line format."""
+    shown = display or str(path)
+    text = _read_text(path, shown)
+    if path.suffix == ".jsonl":
+        return parse_jsonl(text, shown, vocab)
+    return parse_lines(text, shown, vocab)
+
+
+def event_record(e: Event) -> dict[str, str]:
+    """An event as a JSON Lines record."""
+    rec = {"actor": e.actor, "act": e.act}
+    if e.obj_token is not None:
+        rec["obj"] = e.obj_token
+    rec.update(dict(e.attrs))
+    return rec
+
+
+def to_jsonl(trace: Trace) -> str:
+    """The trace as JSON Lines: cast, pairs, then events with phase records where the phase changes."""
+    out = []
+    for p in trace.cast.persons.values():
+        if p.line is not None:
+            out.append({"cast": p.name, "role": p.role} | ({"rank": p.rank} if p.rank else {}))
+    for pair in trace.cast.pairs.values():
+        out.append({"pair": pair.name, "上射": pair.upper, "下射": pair.lower})
+    phase = None
+    for e in trace.events:
+        if e.phase != phase and e.phase is not None:
+            out.append({"phase": e.phase})
+            phase = e.phase
+        out.append(event_record(e))
+    return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in out)
+
+
+def to_lines(trace: Trace) -> str:
+    """The trace in the line format."""
+    out = []
+    for p in trace.cast.persons.values():
+        if p.line is not None:
+            out.append(f"cast {p.name} {p.role}" + (f" rank={p.rank}" if p.rank else ""))
+    for pair in trace.cast.pairs.values():
+        out.append(f"pair {pair.name} 上射={pair.upper} 下射={pair.lower}")
+    phase = None
+    for e in trace.events:
+        if e.phase != phase and e.phase is not None:
+            out.append(f"phase {e.phase}")
+            phase = e.phase
+        out.append(e.render())
+    return "\n".join(out) + "\n"

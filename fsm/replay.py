@@ -1,0 +1,108 @@
+"""Replay a trace through `transitions` machines built from the tables.
+
+Every object instance named in the trace runs the machine of its kind; every person runs the
+machines of his role (and the shooter's machine if he is in a pair). An act that a machine cannot
+take in its state is a refusal: it is reported, and the machine stays where it was, so that
+replay goes on and every refusal of a trace is found (the z3 relation has the same meaning).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+
+from transitions import Machine, MachineError
+
+from domain.trace import Event, Person, Trace
+from fsm.table import Table, table_for_object, tables
+
+logging.getLogger("transitions").setLevel(logging.ERROR)
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """An event a machine could not take in its state."""
+
+    event: Event
+    table: Table
+    instance: str
+    state: str
+    allowed: tuple[str, ...]
+
+
+@dataclass
+class Replay:
+    refusals: list[Refusal] = field(default_factory=list)
+    #: per event: the state of the object's machine before it (None if it has none)
+    obj_state: list[str | None] = field(default_factory=list)
+    #: per event: the state of each of the actor's machines before it, by machine name
+    actor_state: list[dict[str, str]] = field(default_factory=list)
+    #: per event: the states after it of the instances it moved, for counterexample display
+    changes: list[list[tuple[str, str, str]]] = field(default_factory=list)
+
+
+class _Model:
+    """One instance's model object: transitions binds `state` and `trigger` on it."""
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+
+def person_tables(person: Person) -> list[Table]:
+    return [t for t in tables() if person.role in t.roles or (t.shooters and person.pair)]
+
+
+class _Instances:
+    """One transitions Machine per table, holding a model for every instance met so far."""
+
+    def __init__(self) -> None:
+        self.machines: dict[str, Machine] = {}
+        self.models: dict[tuple[str, str], _Model] = {}
+
+    def get(self, table: Table, key: str) -> _Model:
+        model = self.models.get((table.name, key))
+        if model is None:
+            model = _Model(key)
+            machine = self.machines.get(table.name)
+            if machine is None:
+                machine = self.machines[table.name] = Machine(model=[model], **table.config())
+            else:
+                machine.add_model(model)
+            self.models[(table.name, key)] = model
+        return model
+
+
+def replay(trace: Trace) -> Replay:
+    out = Replay()
+    inst = _Instances()
+    by_person = {name: person_tables(p) for name, p in trace.cast.persons.items()}
+    for e in trace.events:
+        moves: list[tuple[Table, str]] = []
+        obj_state = None
+        if e.obj is not None:
+            t = table_for_object(e.obj.kind)
+            if t is not None:
+                obj_state = inst.get(t, e.obj.key).state
+                if e.act in t.acts:
+                    moves.append((t, e.obj.key))
+        actor_state = {}
+        for t in by_person.get(e.actor, ()):
+            actor_state[t.name] = inst.get(t, e.actor).state
+            if e.act in t.acts:
+                moves.append((t, e.actor))
+        out.obj_state.append(obj_state)
+        out.actor_state.append(actor_state)
+        changed = []
+        for t, key in moves:
+            model = inst.get(t, key)
+            before = model.state
+            try:
+                model.trigger(e.act)
+            except MachineError:
+                out.refusals.append(Refusal(e, t, key, before, tuple(t.allowed(before))))
+                continue
+            if model.state != before:
+                changed.append((f"{t.name}" if key == t.name or key == e.actor and t.is_person
+                                else key, before, model.state))
+        out.changes.append(changed)
+    return out

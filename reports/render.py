@@ -1,0 +1,106 @@
+"""Render check results and the rulebook as text (for people) and JSON (for programs)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+
+from constraints.check import Finding, Result
+from constraints.rulebook import Rule
+from domain.text import TEXT
+
+
+def finding_text(f: Finding, path: str) -> str:
+    """`path:line: error: message [rule]`, then the offending line, the rule and the quoted text."""
+    where = f"{path}:{f.line}" if f.line else path
+    label = f.rule if not f.catalogue else f"{f.rule} {f.catalogue} {f.name}"
+    out = [f"{where}: error: {f.message} [{label}]"]
+    if f.line:
+        out.append(f"  {f.line:>4} | {f.excerpt.strip()}")
+    crumbs = "  " + " › ".join(f.headings) if f.headings else ""
+    out.append(f"  rule  {f.defined}{crumbs}")
+    out.append(f"  text  {f.citation}")
+    return "\n".join(out)
+
+
+def check_text(results: Sequence[Result]) -> str:
+    out = []
+    for r in results:
+        out += [finding_text(f, r.path) for f in r.findings]
+    total = sum(len(r.findings) for r in results)
+    events = sum(r.events for r in results)
+    bad = sum(1 for r in results if not r.ok)
+    if total:
+        out.append(f"{total} violation{'s' if total != 1 else ''} in {bad} of {len(results)} "
+                   f"trace{'s' if len(results) != 1 else ''} ({events} events)")
+    else:
+        out.append(f"ok: {len(results)} trace{'s' if len(results) != 1 else ''}, {events} events, "
+                   "no violations")
+    return "\n".join(out)
+
+
+def finding_json(f: Finding) -> dict:
+    return {"rule": f.rule, "name": f.name, "catalogue": f.catalogue, "event": f.event,
+            "line": f.line, "message": f.message, "quote": f.citation.quote,
+            "source_line": f.citation.line, "defined": f.defined}
+
+
+def check_json(results: Sequence[Result]) -> str:
+    doc = {"traces": [{"path": r.path, "ok": r.ok, "events": r.events,
+                       "violations": [finding_json(f) for f in r.findings]} for r in results]}
+    return json.dumps(doc, ensure_ascii=False, indent=2)
+
+
+def rule_json(r: Rule) -> dict:
+    doc = {"id": r.id, "name": r.name, "catalogue": r.catalogue, "status": r.status,
+           "quotes": [{"text": c.quote, "source_line": c.line} for c in r.citations],
+           "defined": r.location}
+    if r.template is not None:
+        doc["kind"] = r.template.kind
+    if r.reason:
+        doc["reason"] = r.reason
+    if r.reading:
+        doc["reading"] = r.reading
+    return doc
+
+
+def rules_json(rules: Iterable[Rule]) -> str:
+    return json.dumps({"rules": [rule_json(r) for r in rules]}, ensure_ascii=False, indent=2)
+
+
+def rules_text(rules: Sequence[Rule]) -> str:
+    out = []
+    for r in rules:
+        status = r.template.kind if r.template else r.status
+        out.append(f"{r.catalogue or '    '}  {r.name}  {r.id}  [{status}]  "
+                   f"{r.citations[0].source}:{r.citations[0].line}")
+    counts = {s: sum(1 for r in rules if r.status == s) for s in ("encoded", "descriptive", "deferred")}
+    out.append(f"{len(rules)} rules: " + ", ".join(f"{n} {s}" for s, n in counts.items()))
+    return "\n".join(out)
+
+
+def explain_text(r: Rule, passing: str | None, failing: Sequence[str]) -> str:
+    out = [f"{r.name}  ({r.id}{', ' + r.catalogue if r.catalogue else ''})",
+           f"  defined  {r.location}" + ("  " + " › ".join(r.headings) if r.headings else ""),
+           f"  status   {r.status}" + (f": {r.reason}" if r.reason else "")]
+    if r.template is not None:
+        out.append(f"  kind     {r.template.kind}")
+        for name in r.template.fields:
+            out.append(f"  {name:<8} {getattr(r.template, name)}")
+        same = getattr(r.template, "same", ())
+        if same:
+            out.append("  same     " + ", ".join(a if a == b else f"{a}={b}" for a, b in same))
+        for name in ("who", "partner", "n", "op"):
+            if hasattr(r.template, name):
+                out.append(f"  {name:<8} {getattr(r.template, name)}")
+    if r.reading:
+        out.append(f"  reading  {r.reading}")
+    out.append("  text:")
+    for c in r.citations:
+        before, quote, after = TEXT.context(c)
+        out.append(f"    {c.source}:{c.line}  …{before}【{quote}】{after}…")
+    if passing:
+        out.append(f"  passing example  {passing}")
+    for f in failing:
+        out.append(f"  failing example  {f}")
+    return "\n".join(out)
