@@ -257,18 +257,13 @@ class AbsenceBetween(Template):
         return out
 
     def encode(self, sym: Symbolic):
-        # `open_[j]` (for a then-event i): some `after` agreeing with i lies at or before j with no
-        # later `after` agreeing with i up to j; a forbid inside that window violates.
+        # For a then-event i: a forbid at j < i violates when an `after` lies before j and no
+        # `after` lies at j or between j and i (an event that is both forbid and after resets).
         clauses = []
         for i in sym.steps:
-            window = sym.false()
-            bad = []
-            for j in range(i):
-                a = sym.And(sym.match(self.after, j), sym.agree(self.same, i, j))
-                f = sym.And(sym.match(self.forbid, j), sym.agree(self.same, i, j))
-                # a forbid at j counts when the window is open before j (after events at j reset)
-                bad.append(sym.And(window, f, sym.Not(a)))
-                window = sym.Or(a, window)
+            a = [sym.And(sym.match(self.after, j), sym.agree(self.same, i, j)) for j in range(i)]
+            f = [sym.And(sym.match(self.forbid, j), sym.agree(self.same, i, j)) for j in range(i)]
+            bad = [sym.And(f[j], sym.any(a[:j]), sym.Not(sym.any(a[j:]))) for j in range(i)]
             clauses.append(sym.Implies(sym.match(self.then, i), sym.Not(sym.any(bad))))
         return sym.all(clauses)
 

@@ -290,6 +290,24 @@ def parse_lines(text: str, path: str = "<trace>", vocab: Vocabulary | None = Non
     return r.finish()
 
 
+def _record(r: _Reader, n: int, rec: dict[str, str], raw: str) -> None:
+    """One record of JSON Lines or YAML: an event, or a cast / pair / phase directive."""
+    if "phase" in rec:
+        r.set_phase(n, rec["phase"])
+    elif "cast" in rec:
+        if "role" not in rec:
+            r.fail(n, "a cast record needs \"role\"")
+        else:
+            r.declare(n, rec["cast"], rec["role"], rec.get("rank"))
+    elif "pair" in rec:
+        r.declare_pair(n, rec["pair"], {k: v for k, v in rec.items() if k != "pair"})
+    elif "actor" not in rec or "act" not in rec:
+        r.fail(n, "an event record needs \"actor\" and \"act\"")
+    else:
+        attrs = [(k, v) for k, v in rec.items() if k not in ("actor", "act", "obj")]
+        r.event(n, raw, rec["actor"], rec["act"], rec.get("obj"), attrs)
+
+
 def parse_jsonl(text: str, path: str = "<trace>", vocab: Vocabulary | None = None) -> Trace:
     """Parse JSON Lines (one JSON object per line)."""
     lines = text.splitlines()
@@ -302,6 +320,9 @@ def parse_jsonl(text: str, path: str = "<trace>", vocab: Vocabulary | None = Non
         except json.JSONDecodeError as err:
             r.fail(n, f"not valid JSON: {err.msg} (column {err.colno})")
             continue
+        except RecursionError:
+            r.fail(n, "JSON nested too deeply")
+            continue
         if not isinstance(rec, dict):
             r.fail(n, "each line must be a JSON object")
             continue
@@ -309,30 +330,75 @@ def parse_jsonl(text: str, path: str = "<trace>", vocab: Vocabulary | None = Non
         if bad:
             r.fail(n, f"values must be strings: {', '.join(bad)}")
             continue
-        if "phase" in rec:
-            r.set_phase(n, rec["phase"])
-        elif "cast" in rec:
-            if "role" not in rec:
-                r.fail(n, "a cast record needs \"role\"")
-            else:
-                r.declare(n, rec["cast"], rec["role"], rec.get("rank"))
-        elif "pair" in rec:
-            r.declare_pair(n, rec["pair"], {k: v for k, v in rec.items() if k != "pair"})
-        else:
-            if "actor" not in rec or "act" not in rec:
-                r.fail(n, "an event record needs \"actor\" and \"act\"")
-                continue
-            attrs = [(k, v) for k, v in rec.items() if k not in ("actor", "act", "obj")]
-            r.event(n, raw, rec["actor"], rec["act"], rec.get("obj"), attrs)
+        _record(r, n, rec, raw)
+    return r.finish()
+
+
+_PLAIN_TAGS = {"tag:yaml.org,2002:str", "tag:yaml.org,2002:int", "tag:yaml.org,2002:float",
+               "tag:yaml.org,2002:bool", "tag:yaml.org,2002:null"}
+
+
+def parse_yaml(text: str, path: str = "<trace>", vocab: Vocabulary | None = None) -> Trace:
+    """Parse a YAML trace: a list of the same records as JSON Lines, e.g. `- {actor: 甲, act: 射}`.
+
+    The document is only composed, never constructed: no tag can run code, and every scalar is
+    read as the text the user wrote. Duplicate keys are errors.
+    """
+    import yaml
+
+    lines = text.splitlines()
+    r = _Reader(path, vocab or vocabulary(), lines)
+    try:
+        root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except yaml.MarkedYAMLError as err:
+        mark = err.problem_mark
+        r.fail(mark.line + 1 if mark else 1, f"not valid YAML: {err.problem}")
+        return r.finish()
+    except (yaml.YAMLError, RecursionError) as err:
+        r.fail(1, f"not valid YAML: {err}")
+        return r.finish()
+    if root is None:
+        return r.finish()
+    if not isinstance(root, yaml.SequenceNode):
+        r.fail(root.start_mark.line + 1, "a YAML trace is a list of records (- actor: … act: …)")
+        return r.finish()
+    for item in root.value:
+        n = item.start_mark.line + 1
+        if not item.tag.startswith("tag:yaml.org,2002:"):
+            r.fail(n, f"tag {item.tag} is not allowed in a trace")
+            continue
+        if not isinstance(item, yaml.MappingNode):
+            r.fail(n, "each record is a mapping (actor: …, act: …)")
+            continue
+        rec: dict[str, str] = {}
+        ok = True
+        for key, value in item.value:
+            if not isinstance(key, yaml.ScalarNode) or not isinstance(value, yaml.ScalarNode):
+                r.fail(key.start_mark.line + 1, "keys and values must be plain words")
+                ok = False
+                break
+            if value.tag not in _PLAIN_TAGS or key.tag not in _PLAIN_TAGS:
+                r.fail(value.start_mark.line + 1, f"tag {value.tag} is not allowed in a trace")
+                ok = False
+                break
+            if key.value in rec:
+                r.fail(key.start_mark.line + 1, f"duplicate key {key.value}")
+                ok = False
+                break
+            rec[key.value] = value.value
+        if ok:
+            _record(r, n, rec, lines[n - 1] if n <= len(lines) else "")
     return r.finish()
 
 
 def parse_file(path: Path, display: str | None = None, vocab: Vocabulary | None = None) -> Trace:
-    """Parse a trace file by its suffix: `.jsonl` is JSON Lines, anything else the line format."""
+    """Parse a trace file by its suffix: `.jsonl` JSON Lines, `.yaml`/`.yml` YAML, else the line format."""
     shown = display or str(path)
     text = _read_text(path, shown)
     if path.suffix == ".jsonl":
         return parse_jsonl(text, shown, vocab)
+    if path.suffix in (".yaml", ".yml"):
+        return parse_yaml(text, shown, vocab)
     return parse_lines(text, shown, vocab)
 
 

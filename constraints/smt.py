@@ -1,0 +1,311 @@
+"""The z3 meaning of the rulebook: a bounded symbolic trace and the rules' encodings over it.
+
+A trace of k steps is one set of integer variables per step (actor, act, object, to, for, at, each
+attribute, phase); z3 sees only indices, and Chinese names stay in Python (`Domain`). The cast is
+fixed per unrolling (roles and ranks are constants); pairs and sides are terms, concrete here.
+Machine states are variables tied by the tables' transition relations (fsm.smt). Quantifiers over
+positions are finite conjunctions and disjunctions over range(k).
+
+This module is never imported on the `check` path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import z3
+
+from constraints.pattern import NONE, PERSON_ATTRS, Pattern, machines_of
+from constraints.rulebook import Rule
+from constraints.templates import PersonPattern
+from domain.trace import SIDES, Cast, Trace
+from domain.vocabulary import PERSON_KEYS, Vocabulary, vocabulary
+from fsm.replay import person_tables
+from fsm.smt import machine_relation, state_index
+from fsm.table import Table, table_for_object, table_named
+
+SEED = 0
+
+
+def solver() -> z3.Solver:
+    """A solver whose answers do not depend on the machine or the run."""
+    s = z3.Solver()
+    s.set("random_seed", SEED)
+    return s
+
+
+@dataclass
+class Domain:
+    """Index maps from the vocabulary's words (and the cast's persons) to integers; 0 is "none"."""
+
+    vocab: Vocabulary
+    cast: Cast
+    persons: list[str] = field(init=False)
+    objects: list[tuple[str, str]] = field(init=False)     # (kind, instance)
+
+    def __post_init__(self) -> None:
+        v = self.vocab
+        self.persons = list(self.cast.persons)
+        self.person_ix = {p: i + 1 for i, p in enumerate(self.persons)}
+        self.acts = sorted(v.acts)
+        self.act_ix = {a: i + 1 for i, a in enumerate(self.acts)}
+        self.objects = []
+        for kind in sorted(v.objects):
+            ok = v.objects[kind]
+            insts = self.persons if ok.personal else [str(n) for n in range(1, ok.instances + 1)]
+            self.objects += [(kind, i) for i in insts]
+        self.obj_ix = {self._okey(k, i): n + 1 for n, (k, i) in enumerate(self.objects)}
+        self.places = sorted(v.places)
+        self.place_ix = {p: i + 1 for i, p in enumerate(self.places)}
+        self.attr_ix = {key: {val: i + 1 for i, val in enumerate(a.values)}
+                        for key, a in v.attributes.items()}
+        self.phase_ix = {pid: ph.order for pid, ph in v.phases.items()}
+        self.rank_ix = {r: i + 1 for i, r in enumerate(v.ranks)}
+        self.side_ix = {s: i + 1 for i, s in enumerate(SIDES)}
+        self.pair_ix = {name: i + 1 for i, name in enumerate(self.cast.pairs)}
+
+    @staticmethod
+    def _okey(kind: str, inst: str) -> str:
+        return f"{kind}{inst}" if inst.isdigit() else f"{kind}@{inst}"
+
+    def slot_values(self, key: str) -> dict[str, int]:
+        if key in ("actor", *PERSON_KEYS):
+            return self.person_ix
+        if key == "at":
+            return self.place_ix
+        return self.attr_ix[key]
+
+
+class Symbolic:
+    """A k-step unrolling: step terms, person terms, machine state terms, and the template API."""
+
+    def __init__(self, k: int, cast: Cast, vocab: Vocabulary | None = None, tag: str = "") -> None:
+        self.k, self.cast, self.vocab = k, cast, vocab or vocabulary()
+        self.d = Domain(self.vocab, cast)
+        self.steps = range(k)
+        self.tag = tag
+        self.slots: dict[str, list[z3.ArithRef]] = {
+            key: [z3.Int(f"{tag}{key}_{t}") for t in range(k)]
+            for key in ("actor", "act", "obj", "phase", *PERSON_KEYS, "at", *self.vocab.attributes)
+        }
+        self.persons = list(range(1, len(self.d.persons) + 1))
+        people = [cast.persons[p] for p in self.d.persons]
+        self.role = {i: p.role for i, p in zip(self.persons, people, strict=True)}
+        self.rank = {i: self.d.rank_ix.get(p.rank or "", 0) for i, p in zip(self.persons, people, strict=True)}
+        self.pair: dict[int, z3.ArithRef] = {i: z3.IntVal(self.d.pair_ix.get(p.pair or "", 0))
+                                             for i, p in zip(self.persons, people, strict=True)}
+        self.side: dict[int, z3.ArithRef] = {i: z3.IntVal(self.d.side_ix.get(p.side or "", 0))
+                                             for i, p in zip(self.persons, people, strict=True)}
+        self.constraints: list[z3.BoolRef] = []
+        self.states: dict[tuple[str, str], list[z3.ArithRef]] = {}   # (table name, instance) -> s[t]
+        self.ok: dict[tuple[str, str], list[z3.BoolRef]] = {}
+        self.rounds = {r: [self.d.phase_ix[pid] for pid, ph in self.vocab.phases.items() if ph.round == r]
+                       for r in range(4)}
+        self.rounds[0] = [0, *self.rounds[0]]
+
+    # -- the template API ----------------------------------------------------------------------
+    Not = staticmethod(z3.Not)
+    Implies = staticmethod(z3.Implies)
+
+    @staticmethod
+    def And(*xs) -> z3.BoolRef:
+        return z3.And(*xs)
+
+    @staticmethod
+    def Or(*xs) -> z3.BoolRef:
+        return z3.Or(*xs)
+
+    @staticmethod
+    def all(xs: Iterable) -> z3.BoolRef:
+        xs = list(xs)
+        return z3.And(xs) if xs else z3.BoolVal(True)
+
+    @staticmethod
+    def any(xs: Iterable) -> z3.BoolRef:
+        xs = list(xs)
+        return z3.Or(xs) if xs else z3.BoolVal(False)
+
+    @staticmethod
+    def false() -> z3.BoolRef:
+        return z3.BoolVal(False)
+
+    @staticmethod
+    def count(xs: Iterable) -> z3.ArithRef:
+        xs = list(xs)
+        return z3.Sum([z3.If(x, 1, 0) for x in xs]) if xs else z3.IntVal(0)
+
+    def _in(self, term: z3.ArithRef, ixs: Iterable[int]) -> z3.BoolRef:
+        return self.any(term == i for i in sorted(set(ixs)))
+
+    def _persons_where(self, pred) -> list[int]:
+        return [p for p in self.persons if pred(p)]
+
+    def _person_attr(self, who: z3.ArithRef, attr: str, values: frozenset[str]) -> z3.BoolRef:
+        """`who` (a person term, 0 = nobody) has `attr` in `values` (`none` for absent)."""
+        nobody = who == 0 if NONE in values else z3.BoolVal(False)
+        if attr == "role":
+            return z3.Or(nobody, self._in(who, self._persons_where(lambda p: self.role[p] in values)))
+        if attr == "rank":
+            ix = {self.d.rank_ix[v] for v in values if v != NONE} | ({0} if NONE in values else set())
+            return z3.Or(nobody, self._in(who, self._persons_where(lambda p: self.rank[p] in ix)))
+        if attr in ("side", "pair"):
+            terms = self.side if attr == "side" else self.pair
+            ix = ({self.d.side_ix[v] for v in values if v != NONE} if attr == "side" else set())
+            if NONE in values:
+                ix.add(0)
+            return z3.Or(nobody, self.any(z3.And(who == p, self._in(terms[p], ix)) for p in self.persons))
+        raise KeyError(attr)
+
+    def _machine_state(self, table: Table, who_terms: list[tuple[z3.BoolRef, str]], t: int,
+                       values: frozenset[str]) -> z3.BoolRef:
+        ix = state_index(table)
+        hit = [z3.And(cond, self._in(self.state(table, inst)[t], [ix[v] for v in values if v in ix]))
+               for cond, inst in who_terms]
+        covered = self.any(cond for cond, _ in who_terms)
+        return z3.Or(self.any(hit), z3.And(z3.Not(covered), z3.BoolVal(NONE in values)))
+
+    def cond(self, key: str, values: frozenset[str], t: int, objs: frozenset[str] | None) -> z3.BoolRef:
+        s = self.slots
+        if key in PERSON_KEYS:
+            return self._person_attr(s[key][t], "role", values)
+        if key in ("at", *self.vocab.attributes):
+            ix = self.d.slot_values(key)
+            return self._in(s[key][t], [ix[v] for v in values if v != NONE] + ([0] if NONE in values else []))
+        if key == "phase":
+            return self._in(s["phase"][t], [self.d.phase_ix[v] for v in values])
+        if key == "round":
+            return self._in(s["phase"][t], [i for v in values for i in self.rounds[int(v)]])
+        if key == "obj.state":
+            # the state of whatever object the event names, under that object's own machine
+            hits, covered = [], []
+            for k, i in self.d.objects:
+                table = table_for_object(k)
+                if table is None:
+                    continue
+                okey = Domain._okey(k, i)
+                is_it = s["obj"][t] == self.d.obj_ix[okey]
+                covered.append(is_it)
+                if objs is None or k in objs:
+                    ix = state_index(table)
+                    hits.append(z3.And(is_it, self._in(self.state(table, okey)[t],
+                                                       [ix[v] for v in values if v in ix])))
+            none_case = z3.And(z3.Not(self.any(covered)), z3.BoolVal(NONE in values))
+            return z3.Or(self.any(hits), none_case)
+        head, _, attr = key.partition(".")
+        who = s["actor"][t] if head == "actor" else s[head][t]
+        if attr in PERSON_ATTRS:
+            return self._person_attr(who, attr, values)
+        table = table_named(attr)
+        assert table is not None
+        holders = [(who == p, self.d.persons[p - 1]) for p in self.persons
+                   if table in person_tables(self.cast.persons[self.d.persons[p - 1]])]
+        return self._machine_state(table, holders, t, values)
+
+    def match(self, pat: Pattern, t: int) -> z3.BoolRef:
+        s = self.slots
+        parts = []
+        if pat.acts is not None:
+            parts.append(self._in(s["act"][t], [self.d.act_ix[a] for a in pat.acts]))
+        if pat.roles is not None:
+            parts.append(self._in(s["actor"][t], self._persons_where(lambda p: self.role[p] in pat.roles)))
+        if pat.objs is not None:
+            parts.append(self._in(s["obj"][t], [self.d.obj_ix[Domain._okey(k, i)]
+                                                for k, i in self.d.objects if k in pat.objs]))
+        for c in pat.conds:
+            hit = self.cond(c.key, c.values, t, pat.objs)
+            parts.append(z3.Not(hit) if c.negate else hit)
+        return self.all(parts)
+
+    def term(self, key: str, t: int) -> z3.ArithRef:
+        """The value of `key` at step t as an integer term (0 = none), for correlations."""
+        s = self.slots
+        if key in s:
+            return s[key][t]
+        if key == "round":
+            r: z3.ArithRef = z3.IntVal(0)
+            for n in (1, 2, 3):
+                r = z3.If(self._in(s["phase"][t], self.rounds[n]), n, r)
+            return r
+        head, _, attr = key.partition(".")
+        who = s["actor"][t] if head == "actor" else s[head][t]
+        if attr == "pair":
+            table = self.pair
+        elif attr == "side":
+            table = self.side
+        elif attr == "rank":
+            table = {p: z3.IntVal(self.rank[p]) for p in self.persons}
+        elif attr == "role":
+            roles = sorted(set(self.role.values()))
+            table = {p: z3.IntVal(roles.index(self.role[p]) + 1) for p in self.persons}
+        else:
+            raise KeyError(f"{key} cannot be correlated in z3")
+        out: z3.ArithRef = z3.IntVal(0)
+        for p in self.persons:
+            out = z3.If(who == p, table[p], out)
+        return out
+
+    def agree(self, same: Sequence[tuple[str, str]], i: int, j: int) -> z3.BoolRef:
+        return self.all(self.term(a, i) == self.term(b, j) for a, b in same)
+
+    def same_pair(self, p: int, q: int) -> z3.BoolRef:
+        return z3.And(self.pair[p] == self.pair[q], self.pair[p] != 0)
+
+    def person_match(self, pp: PersonPattern, p: int) -> z3.BoolRef:
+        parts = []
+        for key, values in pp.conds:
+            parts.append(self._person_attr(z3.IntVal(p), key, values))
+        return self.all(parts)
+
+    # -- machines ------------------------------------------------------------------------------
+    def state(self, table: Table, inst: str) -> list[z3.ArithRef]:
+        """The state terms of one machine instance, adding its relation the first time."""
+        key = (table.name, inst)
+        if key not in self.states:
+            s = self.slots
+            if table.is_person:
+                p = self.d.person_ix[inst]
+                concerns = [z3.And(s["actor"][t] == p, self._in(s["act"][t], [self.d.act_ix[a] for a in table.acts]))
+                            for t in self.steps]
+            else:
+                oid = self.d.obj_ix[inst]
+                concerns = [s["obj"][t] == oid for t in self.steps]
+            states, cons, ok = machine_relation(table, f"{self.tag}{table.slug}:{inst}", concerns,
+                                                s["act"], self.d.act_ix)
+            self.states[key], self.ok[key] = states, ok
+            self.constraints += cons
+        return self.states[key]
+
+    # -- concrete traces -----------------------------------------------------------------------
+    def fix(self, trace: Trace) -> list[z3.BoolRef]:
+        """Equalities pinning every step term to the trace's values."""
+        d, out = self.d, []
+        for t, e in enumerate(trace.events):
+            attrs = dict(e.attrs)
+            vals = {"actor": d.person_ix[e.actor], "act": d.act_ix[e.act],
+                    "obj": d.obj_ix[e.obj.key] if e.obj else 0,
+                    "phase": d.phase_ix[e.phase] if e.phase else 0}
+            for key in (*PERSON_KEYS, "at", *self.vocab.attributes):
+                v = attrs.get(key)
+                vals[key] = d.slot_values(key)[v] if v is not None else 0
+            out += [self.slots[key][t] == val for key, val in vals.items()]
+        return out
+
+
+def rule_machines(rule: Rule) -> list[Table]:
+    assert rule.template is not None
+    return [t for p in rule.template.patterns() for t in machines_of(p)]
+
+
+def holds_on(rule: Rule, trace: Trace) -> bool:
+    """The z3 meaning of `rule` evaluated on a concrete trace: does the trace satisfy it?"""
+    assert rule.template is not None
+    sym = Symbolic(len(trace), trace.cast)
+    formula = rule.template.encode(sym)
+    s = solver()
+    s.add(sym.fix(trace))
+    s.add(sym.constraints)
+    result = s.check(z3.Not(formula))
+    if result == z3.unknown:
+        raise RuntimeError(f"z3 gave up on {rule.id}: {s.reason_unknown()}")
+    return result == z3.unsat

@@ -1,0 +1,42 @@
+"""The vendored text and citations located in it."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.errors import QuoteError
+from domain.text import TEXT, TEXT_SHA256
+
+
+def test_text_is_the_vendored_edition() -> None:
+    assert TEXT.sha256 == TEXT_SHA256
+    assert len(TEXT.lines) == 273
+
+
+def test_quote_across_a_line_break_is_found() -> None:
+    c = TEXT.cite("主人坐奠爵于篚")          # runs across lines 15 and 16
+    assert (c.line, c.end_line) == (15, 16)
+
+
+def test_missing_quote_is_an_error_with_the_closest_passage() -> None:
+    with pytest.raises(QuoteError) as err:
+        TEXT.cite("主人卒盥洗")
+    assert "is not in xiangsheli.txt" in err.value.render()
+    assert "主人卒盥" in err.value.render()
+
+
+def test_ambiguous_quote_needs_a_line() -> None:
+    with pytest.raises(QuoteError) as err:
+        TEXT.cite("卒爵")
+    assert "occurs" in err.value.render() and "line = N" in err.value.render()
+    assert TEXT.cite("卒爵", line=50).line == 50
+
+
+def test_line_that_does_not_hold_the_quote_is_an_error() -> None:
+    with pytest.raises(QuoteError):
+        TEXT.cite("卒爵", line=3)
+
+
+def test_context_shows_the_quote_in_its_sentence() -> None:
+    before, quote, after = TEXT.context(TEXT.cite("不贯不释"))
+    assert quote == "不贯不释" and before.endswith("北面命曰：“") and after.startswith("！")

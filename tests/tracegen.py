@@ -1,0 +1,137 @@
+"""Random event lines for property tests: events drawn from a rule's own patterns (so that they
+trigger it, or nearly), events of the canonical ceremony, and mutants of canonical windows."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from constraints.pattern import NONE, Pattern
+from constraints.rulebook import Rule
+from domain.parse import parse_file
+from domain.trace import Trace
+from domain.vocabulary import PERSON_KEYS, vocabulary
+
+ROOT = Path(__file__).resolve().parents[1]
+CANONICAL_PATH = ROOT / "traces" / "canonical.trace"
+
+Line = tuple[str | None, str]          # (phase, event line)
+
+
+def canonical() -> Trace:
+    return parse_file(CANONICAL_PATH, "traces/canonical.trace")
+
+
+def cast_header(trace: Trace) -> str:
+    return "\n".join(line for line in trace.source_lines
+                     if line.split("#")[0].split()[:1] in (["cast"], ["pair"])) + "\n"
+
+
+def canonical_lines(trace: Trace) -> list[Line]:
+    return [(e.phase, e.render()) for e in trace.events]
+
+
+def render(header: str, lines: list[Line]) -> str:
+    out = [header]
+    for phase, line in lines:
+        if phase:
+            out.append(f"phase {phase}")
+        out.append(line)
+    return "\n".join(out) + "\n"
+
+
+def _pick(rng: random.Random, options, fallback=None):
+    options = sorted(options)
+    return rng.choice(options) if options else fallback
+
+
+def from_pattern(p: Pattern, trace: Trace, rng: random.Random, faithful: float = 0.85) -> Line | None:
+    """An event line that matches `p` (usually) — or misses it on one condition (sometimes)."""
+    vocab = vocabulary()
+    persons = trace.cast.persons
+    conds = {c.key: c for c in p.conds}
+
+    def ok_person(name: str, prefix: str) -> bool:
+        person = persons[name]
+        for key in ("rank", "side", "role"):
+            c = conds.get(f"{prefix}.{key}")
+            if c is not None:
+                v = getattr(person, key)
+                if ((v or NONE) in c.values) == c.negate:
+                    return False
+        return True
+
+    roles = p.roles
+    actors = [n for n, q in persons.items() if (roles is None or q.role in roles) and ok_person(n, "actor")]
+    if not actors or rng.random() > faithful:
+        actors = list(persons)
+    actor = _pick(rng, actors)
+    act = _pick(rng, p.acts) if p.acts is not None else _pick(rng, vocab.acts)
+    parts = [actor, act]
+    if p.objs is not None:
+        kind = vocab.objects[_pick(rng, p.objs)]
+        parts.append(kind.name if kind.personal else f"{kind.name}{rng.randint(1, min(kind.instances, 2))}")
+    phase = _pick(rng, conds["phase"].values) if "phase" in conds else None
+    if "round" in conds and phase is None:
+        rounds = {int(v) for v in conds["round"].values}
+        phase = _pick(rng, [pid for pid, ph in vocab.phases.items() if ph.round in rounds])
+    if phase is None:
+        phase = _pick(rng, vocab.phases)
+    for key, c in conds.items():
+        wanted = rng.random() < faithful
+        if key in PERSON_KEYS:
+            who = [n for n, q in persons.items() if (q.role in c.values) == (wanted != c.negate)
+                   and ok_person(n, key)]
+            if who:
+                parts.append(f"{key}={_pick(rng, who)}")
+        elif key == "at" or key in vocab.attributes:
+            values = vocab.places if key == "at" else vocab.attributes[key].values
+            pool = [v for v in values if (v in c.values) == (wanted != c.negate)]
+            v = _pick(rng, pool)
+            if v is not None:
+                parts.append(f"{key}={v}")
+    for key in ("to", "for", "arrow"):     # correlations read these: give them values often
+        if not any(w.startswith(key + "=") for w in parts) and rng.random() < 0.5:
+            if key == "arrow":
+                parts.append(f"arrow={rng.randint(1, 2)}")
+            else:
+                parts.append(f"{key}={_pick(rng, persons)}")
+    return phase, " ".join(parts)
+
+
+def pool_for(rule: Rule, trace: Trace, seed: int = 0, size: int = 40) -> list[Line]:
+    """Lines that bear on `rule`: from its patterns, and canonical events its patterns match."""
+    rng = random.Random(f"{rule.id}:{seed}")
+    out: list[Line] = []
+    pats = rule.template.patterns() if rule.template else []
+    for _ in range(size):
+        if pats:
+            line = from_pattern(rng.choice(pats), trace, rng)
+            if line:
+                out.append(line)
+    canon = canonical_lines(trace)
+    acts = {a for p in pats for a in (p.acts or ())}
+    related = [x for x in canon if x[1].split()[1] in acts] or canon
+    out += rng.sample(related, min(len(related), size // 2))
+    return out
+
+
+def mutate(lines: list[Line], rng: random.Random, trace: Trace) -> list[Line]:
+    """One single-event mutation: delete, duplicate, swap neighbours, or substitute the actor."""
+    if not lines:
+        return lines
+    i = rng.randrange(len(lines))
+    op = rng.choice(["delete", "duplicate", "swap", "actor"])
+    out = list(lines)
+    if op == "delete" and len(out) > 1:
+        del out[i]
+    elif op == "duplicate":
+        out.insert(i, out[i])
+    elif op == "swap" and i + 1 < len(out):
+        out[i], out[i + 1] = out[i + 1], out[i]
+    elif op == "actor":
+        phase, line = out[i]
+        words = line.split()
+        words[0] = rng.choice(sorted(trace.cast.persons))
+        out[i] = (phase, " ".join(words))
+    return out
