@@ -364,7 +364,7 @@ def parse_yaml(text: str, path: str = "<trace>", vocab: Vocabulary | None = None
         return r.finish()
     for item in root.value:
         n = item.start_mark.line + 1
-        if not item.tag.startswith("tag:yaml.org,2002:"):
+        if item.tag not in _PLAIN_TAGS | {"tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"}:
             r.fail(n, f"tag {item.tag} is not allowed in a trace")
             continue
         if not isinstance(item, yaml.MappingNode):
