@@ -104,7 +104,8 @@ def explain(rule: str, fmt: str) -> None:
         raise BadInput(f"error: no rule {rule}; {did_you_mean(rule, names)}")
     out = []
     for r in found:
-        failing = sorted(str(p.relative_to(ROOT)) for p in VIOLATIONS.glob(f"{r.id}*.trace"))
+        failing = sorted(str(p.relative_to(ROOT)) for p in [*VIOLATIONS.glob(f"{r.id}.trace"),
+                                                             *VIOLATIONS.glob(f"{r.id}.*.trace")])
         passing = str(CANONICAL.relative_to(ROOT)) if r.encoded else None
         if fmt == "json":
             out.append(render.rule_json(r) | {"passing": passing, "failing": failing})

@@ -95,3 +95,15 @@ def test_bad_input_exits_2_with_a_located_message(tmp_path: Path, content: str, 
 def test_missing_file_exits_2() -> None:
     result = invoke("check", "no/such.trace")
     assert result.exit_code == 2 and "no such file" in result.output
+
+
+def test_check_path_never_imports_z3() -> None:
+    import subprocess
+    import sys
+    code = ("import sys, verify\n"
+            "try:\n    verify.cli.main(['check'], standalone_mode=False)\n"
+            "except SystemExit:\n    pass\n"
+            "print('z3' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                         check=True).stdout.strip().splitlines()[-1]
+    assert out == "False"

@@ -72,5 +72,5 @@ def test_most_rules_are_exercised_by_the_canonical_ceremony() -> None:
     ctx = Context(trace, replay(trace))
     vacuous = [r.id for r in ENCODED if r.template.patterns()
                and not any(ctx.matches(p, e) for p in r.template.patterns() for e in trace)]
-    # rules about phases after Φ33 (travelling toast, round 3, the ruler) cannot be exercised yet
+    # rules about phases after Φ33 (travelling toast, round 3, the ruler) are not exercised yet
     assert len(vacuous) <= len(ENCODED) // 2, vacuous
