@@ -103,6 +103,8 @@ class Symbolic:
         self.rounds = {r: [self.d.phase_ix[pid] for pid, ph in self.vocab.phases.items() if ph.round == r]
                        for r in range(4)}
         self.rounds[0] = [0, *self.rounds[0]]
+        self._match: dict[tuple[Pattern, int], z3.BoolRef] = {}
+        self._term: dict[tuple[str, int], z3.ArithRef] = {}
 
     # -- the template API ----------------------------------------------------------------------
     Not = staticmethod(z3.Not)
@@ -136,7 +138,14 @@ class Symbolic:
         return z3.Sum([z3.If(x, 1, 0) for x in xs]) if xs else z3.IntVal(0)
 
     def _in(self, term: z3.ArithRef, ixs: Iterable[int]) -> z3.BoolRef:
-        return self.any(term == i for i in sorted(set(ixs)))
+        """term ∈ ixs, written as a few ranges rather than one equality per index."""
+        runs: list[list[int]] = []
+        for i in sorted(set(ixs)):
+            if runs and runs[-1][1] == i - 1:
+                runs[-1][1] = i
+            else:
+                runs.append([i, i])
+        return self.any(term == lo if lo == hi else z3.And(term >= lo, term <= hi) for lo, hi in runs)
 
     def _persons_where(self, pred) -> list[int]:
         return [p for p in self.persons if pred(p)]
@@ -203,6 +212,12 @@ class Symbolic:
         return self._machine_state(table, holders, t, values)
 
     def match(self, pat: Pattern, t: int) -> z3.BoolRef:
+        key = (pat, t)
+        if key not in self._match:
+            self._match[key] = self._build_match(pat, t)
+        return self._match[key]
+
+    def _build_match(self, pat: Pattern, t: int) -> z3.BoolRef:
         s = self.slots
         parts = []
         if pat.acts is not None:
@@ -219,6 +234,11 @@ class Symbolic:
 
     def term(self, key: str, t: int) -> z3.ArithRef:
         """The value of `key` at step t as an integer term (0 = none), for correlations."""
+        if (key, t) not in self._term:
+            self._term[(key, t)] = self._build_term(key, t)
+        return self._term[(key, t)]
+
+    def _build_term(self, key: str, t: int) -> z3.ArithRef:
         s = self.slots
         if key in s:
             return s[key][t]
@@ -252,9 +272,17 @@ class Symbolic:
         return z3.And(self.pair[p] == self.pair[q], self.pair[p] != 0)
 
     def person_match(self, pp: PersonPattern, p: int) -> z3.BoolRef:
+        """Person p (a known index) matches the person pattern."""
         parts = []
         for key, values in pp.conds:
-            parts.append(self._person_attr(z3.IntVal(p), key, values))
+            if key == "role":
+                parts.append(z3.BoolVal(self.role[p] in values))
+            elif key == "rank":
+                ix = {self.d.rank_ix[v] for v in values if v != NONE} | ({0} if NONE in values else set())
+                parts.append(z3.BoolVal(self.rank[p] in ix))
+            else:
+                ix = {self.d.side_ix[v] for v in values if v != NONE} | ({0} if NONE in values else set())
+                parts.append(self._in(self.side[p], ix))
         return self.all(parts)
 
     # -- machines ------------------------------------------------------------------------------

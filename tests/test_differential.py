@@ -14,9 +14,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from constraints.pattern import Context
+from constraints.check import check_trace
 from constraints.rulebook import Rule, rulebook
 from constraints.smt import holds_on
-from domain.parse import TraceErrors, parse_lines
+from domain.parse import TraceErrors, parse_file, parse_lines
 from fsm.replay import replay
 from tests import tracegen
 
@@ -26,9 +27,9 @@ HEADER = tracegen.cast_header(CANON)
 CANON_LINES = tracegen.canonical_lines(CANON)
 
 
-def agree(rule: Rule, lines: list[tracegen.Line]) -> None:
+def agree(rule: Rule, lines: list[tracegen.Line], header: str = HEADER) -> None:
     try:
-        trace = parse_lines(tracegen.render(HEADER, lines), "generated.trace")
+        trace = parse_lines(tracegen.render(header, lines), "generated.trace")
     except TraceErrors:
         return     # a generated word the parser rejects (e.g. an auto-named person): nothing to compare
     py = not rule.template.holds(Context(trace, replay(trace)))
@@ -44,7 +45,11 @@ def test_rulebook_has_encoded_rules() -> None:
 @given(data=st.data())
 def test_python_and_z3_agree_on_random_traces(rule: Rule, data: st.DataObject) -> None:
     pool = tracegen.pool_for(rule, CANON)
-    lines = data.draw(st.lists(st.sampled_from(pool), min_size=1, max_size=7), label="trace")
+    walks = tracegen.walks_for(rule, CANON)
+    traces = st.lists(st.sampled_from(pool), min_size=1, max_size=7)
+    if walks:
+        traces = st.one_of(traces, st.sampled_from(walks))
+    lines = data.draw(traces, label="trace")
     agree(rule, lines)
 
 
@@ -56,3 +61,36 @@ def test_python_and_z3_agree_on_mutated_canonical_windows(rule: Rule, start: int
     start %= max(1, len(CANON_LINES) - length)
     window = CANON_LINES[start:start + length]
     agree(rule, tracegen.mutate(window, random.Random(seed), CANON))
+
+
+CAST_RULES = [r for r in RULES if r.template.kind in ("pair", "cast_absence")]
+
+
+@pytest.mark.parametrize("rule", CAST_RULES, ids=lambda r: r.id)
+@given(seed=st.integers(0, 2**16))
+def test_python_and_z3_agree_on_random_pairings(rule: Rule, seed: int) -> None:
+    rng = random.Random(seed)
+    agree(rule, [(None, "主人 揖")], tracegen.random_header(CANON, rng))
+
+
+def _example_windows(rule: Rule) -> list[tuple[str, list[tracegen.Line]]]:
+    out = []
+    for path in sorted(tracegen.ROOT.glob(f"traces/violations/{rule.id}.trace")) + \
+            sorted(tracegen.ROOT.glob(f"traces/violations/{rule.id}.*.trace")):
+        trace = parse_file(path)
+        at = [f.event for f in check_trace(trace, [rule]).findings if f.event is not None]
+        header = tracegen.cast_header(trace) or HEADER
+        out += [(header, w) for w in tracegen.example_windows(trace, at)]
+    return out
+
+
+@pytest.mark.parametrize("rule", RULES, ids=lambda r: r.id)
+@given(data=st.data())
+def test_python_and_z3_agree_on_mutated_violating_examples(rule: Rule, data: st.DataObject) -> None:
+    windows = _example_windows(rule)
+    if not windows:
+        pytest.skip("no violating example")
+    header, window = data.draw(st.sampled_from(windows), label="window")
+    if data.draw(st.booleans(), label="mutate"):
+        window = tracegen.mutate(window, random.Random(data.draw(st.integers(0, 2**16))), CANON)
+    agree(rule, window, header)

@@ -45,7 +45,14 @@ def _pick(rng: random.Random, options, fallback=None):
     return rng.choice(options) if options else fallback
 
 
-def from_pattern(p: Pattern, trace: Trace, rng: random.Random, faithful: float = 0.85) -> Line | None:
+def _focus(names: list[str], focus: frozenset[str], rng: random.Random) -> list[str]:
+    """Prefer the few persons in focus, so that correlated events (same actor, pair…) co-occur."""
+    near = [n for n in names if n in focus]
+    return near if near and rng.random() < 0.8 else names
+
+
+def from_pattern(p: Pattern, trace: Trace, rng: random.Random, faithful: float = 0.85,
+                 focus: frozenset[str] = frozenset()) -> Line | None:
     """An event line that matches `p` (usually) — or misses it on one condition (sometimes)."""
     vocab = vocabulary()
     persons = trace.cast.persons
@@ -65,7 +72,7 @@ def from_pattern(p: Pattern, trace: Trace, rng: random.Random, faithful: float =
     actors = [n for n, q in persons.items() if (roles is None or q.role in roles) and ok_person(n, "actor")]
     if not actors or rng.random() > faithful:
         actors = list(persons)
-    actor = _pick(rng, actors)
+    actor = _pick(rng, _focus(actors, focus, rng))
     act = _pick(rng, p.acts) if p.acts is not None else _pick(rng, vocab.acts)
     parts = [actor, act]
     if p.objs is not None:
@@ -83,7 +90,7 @@ def from_pattern(p: Pattern, trace: Trace, rng: random.Random, faithful: float =
             who = [n for n, q in persons.items() if (q.role in c.values) == (wanted != c.negate)
                    and ok_person(n, key)]
             if who:
-                parts.append(f"{key}={_pick(rng, who)}")
+                parts.append(f"{key}={_pick(rng, _focus(who, focus, rng))}")
         elif key == "at" or key in vocab.attributes:
             values = vocab.places if key == "at" else vocab.attributes[key].values
             pool = [v for v in values if (v in c.values) == (wanted != c.negate)]
@@ -95,7 +102,7 @@ def from_pattern(p: Pattern, trace: Trace, rng: random.Random, faithful: float =
             if key == "arrow":
                 parts.append(f"arrow={rng.randint(1, 2)}")
             else:
-                parts.append(f"{key}={_pick(rng, persons)}")
+                parts.append(f"{key}={_pick(rng, _focus(sorted(persons), focus, rng))}")
     return phase, " ".join(parts)
 
 
@@ -104,9 +111,12 @@ def pool_for(rule: Rule, trace: Trace, seed: int = 0, size: int = 40) -> list[Li
     rng = random.Random(f"{rule.id}:{seed}")
     out: list[Line] = []
     pats = rule.template.patterns() if rule.template else []
+    pairs = list(trace.cast.pairs.values())
     for _ in range(size):
         if pats:
-            line = from_pattern(rng.choice(pats), trace, rng)
+            pair = rng.choice(pairs) if pairs else None
+            focus = frozenset([pair.upper, pair.lower] if pair else []) | {rng.choice(sorted(trace.cast.persons))}
+            line = from_pattern(rng.choice(pats), trace, rng, focus=focus)
             if line:
                 out.append(line)
     canon = canonical_lines(trace)
@@ -134,4 +144,52 @@ def mutate(lines: list[Line], rng: random.Random, trace: Trace) -> list[Line]:
         words = line.split()
         words[0] = rng.choice(sorted(trace.cast.persons))
         out[i] = (phase, " ".join(words))
+    return out
+
+
+def random_header(trace: Trace, rng: random.Random) -> str:
+    """The cast of `trace` (plus a 君) with random pairs: cast rules need varied pairings."""
+    persons = [p for p in trace.cast.persons.values() if p.line is not None]
+    lines = [f"cast {p.name} {p.role}" for p in persons] + ["cast 君 君"]
+    names = [p.name for p in persons] + ["君"]
+    shooters = [n for n in names if trace.cast.persons.get(n) is None or
+                trace.cast.persons[n].role in ("主人", "宾", "大夫", "众宾", "弟子", "君")]
+    rng.shuffle(shooters)
+    for i in range(0, min(len(shooters) - 1, 2 * rng.randint(1, 5)), 2):
+        lines.append(f"pair 耦{i} 上射={shooters[i]} 下射={shooters[i + 1]}")
+    return "\n".join(lines) + "\n"
+
+
+def example_windows(trace: Trace, violations: list[int], widths: tuple[int, ...] = (8, 24, 40)
+                    ) -> list[list[Line]]:
+    """Windows of a violating example that end at each violating event (and at its end); the
+    wider ones keep the machine states that a rule's conditions read."""
+    lines = canonical_lines(trace)
+    ends = sorted({*violations, len(lines) - 1})
+    out = []
+    for width in widths:
+        for end in ends:
+            w = lines[max(0, end + 1 - width):end + 1]
+            if w not in out:
+                out.append(w)
+    return out
+
+
+def walks_for(rule: Rule, trace: Trace, seed: int = 0, count: int = 12) -> list[list[Line]]:
+    """Short traces that visit the rule's patterns in their order (first → then, after → forbid →
+    then …), the events sharing a focus of persons, so that correlated events agree often."""
+    rng = random.Random(f"walk:{rule.id}:{seed}")
+    pats = rule.template.patterns() if rule.template else []
+    pairs = list(trace.cast.pairs.values())
+    out = []
+    for _ in range(count if pats else 0):
+        pair = rng.choice(pairs)
+        focus = frozenset([pair.upper, pair.lower, rng.choice(sorted(trace.cast.persons))])
+        walk = []
+        for p in pats:
+            for _ in range(rng.randint(1, 2)):
+                line = from_pattern(p, trace, rng, faithful=0.95, focus=focus)
+                if line:
+                    walk.append(line)
+        out.append(walk)
     return out
