@@ -29,6 +29,7 @@ class Finding:
     defined: str              # where the rule or the machine edge is defined (path:line)
     headings: tuple[str, ...]
     excerpt: str
+    reading: str | None = None
 
     @property
     def sort_key(self) -> tuple:
@@ -88,7 +89,7 @@ def rule_findings(trace: Trace, ctx: Context, rule: Rule) -> list[Finding]:
             index, line = None, v.line
         out.append(Finding(rule.id, rule.name, rule.catalogue, index, line, v.message,
                            rule.citations[0], rule.location, rule.headings,
-                           trace.line_text(line) if line else ""))
+                           trace.line_text(line) if line else "", rule.reading))
     return out
 
 

@@ -18,6 +18,8 @@ def finding_text(f: Finding, path: str) -> str:
     if f.line:
         out.append(f"  {f.line:>4} | {f.excerpt.strip()}")
     crumbs = "  " + " › ".join(f.headings) if f.headings else ""
+    if f.reading:
+        out.append(f"  why   {f.reading}")
     out.append(f"  rule  {f.defined}{crumbs}")
     out.append(f"  text  {f.citation}")
     return "\n".join(out)
@@ -42,7 +44,7 @@ def check_text(results: Sequence[Result]) -> str:
 def finding_json(f: Finding) -> dict:
     return {"rule": f.rule, "name": f.name, "catalogue": f.catalogue, "event": f.event,
             "line": f.line, "message": f.message, "quote": f.citation.quote,
-            "source_line": f.citation.line, "defined": f.defined}
+            "source_line": f.citation.line, "defined": f.defined, "reading": f.reading}
 
 
 def check_json(results: Sequence[Result]) -> str:

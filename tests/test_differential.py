@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from constraints.pattern import Context
@@ -94,3 +94,17 @@ def test_python_and_z3_agree_on_mutated_violating_examples(rule: Rule, data: st.
     if data.draw(st.booleans(), label="mutate"):
         window = tracegen.mutate(window, random.Random(data.draw(st.integers(0, 2**16))), CANON)
     agree(rule, window, header)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rule", RULES, ids=lambda r: r.id)
+@settings(max_examples=150)
+@given(data=st.data())
+def test_python_and_z3_agree_thoroughly(rule: Rule, data: st.DataObject) -> None:
+    """The same property with many more examples (`pytest -m slow`)."""
+    pool = tracegen.pool_for(rule, CANON, seed=1, size=80)
+    walks = tracegen.walks_for(rule, CANON, seed=1, count=30)
+    traces = st.lists(st.sampled_from(pool), min_size=1, max_size=10)
+    if walks:
+        traces = st.one_of(traces, st.sampled_from(walks))
+    agree(rule, data.draw(traces, label="trace"))
