@@ -27,6 +27,7 @@ from domain.vocabulary import PERSON_KEYS, PLACE_KEYS, Vocabulary, vocabulary
 MAX_BYTES = 64 * 1024 * 1024     # documented limit on one trace file
 MAX_ERRORS = 20
 _NUMBERED = re.compile(r"^(.*?)(\d+)$")
+_SOURCE = re.compile(r"^\s*L(\d+)\b")     # `# L14 主人坐取爵于上篚`: the text line an event enacts
 
 
 class TraceErrors(Exception):
@@ -158,7 +159,7 @@ class _Reader:
         return ObjectRef(kind.name, str(number))
 
     def event(self, line: int, text: str, actor_token: str, act: str, obj_token: str | None,
-              attrs: list[tuple[str, str]]) -> None:
+              attrs: list[tuple[str, str]], source_line: int | None = None) -> None:
         vocab = self.vocab
         actor = self.person(line, actor_token)
         if act not in vocab.acts:
@@ -201,7 +202,7 @@ class _Reader:
         phase = self.phase
         rnd = vocab.phases[phase].round if phase else 0
         self.events.append(Event(len(self.events), line, actor, act, obj, tuple(resolved), phase,
-                                 rnd, text, obj_token))
+                                 rnd, text, obj_token, source_line))
 
     def set_phase(self, line: int, pid: str) -> None:
         if pid not in self.vocab.phases:
@@ -286,7 +287,10 @@ def parse_lines(text: str, path: str = "<trace>", vocab: Vocabulary | None = Non
             if rest != words[:len(rest)]:
                 r.fail(n, "key=value pairs come after ACTOR ACT [OBJECT]")
                 continue
-            r.event(n, raw, rest[0], rest[1], rest[2] if len(rest) == 3 else None, attrs)
+            comment = raw.split("#", 1)[1] if "#" in raw else ""
+            m = _SOURCE.match(comment)
+            r.event(n, raw, rest[0], rest[1], rest[2] if len(rest) == 3 else None, attrs,
+                    int(m.group(1)) if m else None)
     return r.finish()
 
 
@@ -304,8 +308,10 @@ def _record(r: _Reader, n: int, rec: dict[str, str], raw: str) -> None:
     elif "actor" not in rec or "act" not in rec:
         r.fail(n, "an event record needs \"actor\" and \"act\"")
     else:
-        attrs = [(k, v) for k, v in rec.items() if k not in ("actor", "act", "obj")]
-        r.event(n, raw, rec["actor"], rec["act"], rec.get("obj"), attrs)
+        attrs = [(k, v) for k, v in rec.items() if k not in ("actor", "act", "obj", "src")]
+        src = rec.get("src", "")
+        r.event(n, raw, rec["actor"], rec["act"], rec.get("obj"), attrs,
+                int(src[1:]) if src[:1] == "L" and src[1:].isdigit() else None)
 
 
 def parse_jsonl(text: str, path: str = "<trace>", vocab: Vocabulary | None = None) -> Trace:
@@ -408,6 +414,8 @@ def event_record(e: Event) -> dict[str, str]:
     if e.obj_token is not None:
         rec["obj"] = e.obj_token
     rec.update(dict(e.attrs))
+    if e.source_line is not None:
+        rec["src"] = f"L{e.source_line}"
     return rec
 
 
@@ -441,5 +449,5 @@ def to_lines(trace: Trace) -> str:
         if e.phase != phase and e.phase is not None:
             out.append(f"phase {e.phase}")
             phase = e.phase
-        out.append(e.render())
+        out.append(e.render() + (f"    # L{e.source_line}" if e.source_line else ""))
     return "\n".join(out) + "\n"

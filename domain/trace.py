@@ -60,6 +60,7 @@ class Event:
     round: int
     text: str
     obj_token: str | None = None
+    source_line: int | None = None   # the line of xiangsheli.txt the event enacts (`# L14 …`)
 
     def get(self, key: str) -> str | None:
         for k, v in self.attrs:
