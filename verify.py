@@ -49,16 +49,40 @@ def cli() -> None:
     pass
 
 
+def reading_options(f):
+    """--reading point=option (repeatable) and --readings FILE: the contested readings in force."""
+    f = click.option("--readings", "readings_file", type=click.Path(dir_okay=False, path_type=Path),
+                     help="a TOML file of point = \"option\" lines")(f)
+    return click.option("--reading", "reading", multiple=True, metavar="POINT=OPTION",
+                        help="follow another reading of a contested point, e.g. guan=zheng")(f)
+
+
+def _readings(reading: tuple[str, ...], readings_file: Path | None) -> dict[str, str]:
+    from constraints.readings import select
+    from domain.errors import InputError
+
+    try:
+        return select(list(reading), readings_file)
+    except InputError as err:
+        raise _bad(err) from None
+
+
 @cli.command()
 @click.argument("files", nargs=-1, type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
-def check(files: tuple[Path, ...], fmt: str) -> None:
+@click.option("--scoring", is_flag=True, help="show the scoring audit arrow by arrow")
+@reading_options
+def check(files: tuple[Path, ...], fmt: str, scoring: bool, reading: tuple[str, ...],
+          readings_file: Path | None) -> None:
     """Replay FILES through the machines and the rules (no FILE: the canonical ceremony)."""
     from constraints.check import check_trace
+    from constraints.rulebook import active_rules
     from domain.errors import InputError
     from domain.parse import TraceErrors, parse_file
     from reports import render
 
+    chosen = _readings(reading, readings_file)
+    rules_in_force = active_rules(chosen)
     paths = files or (CANONICAL,)
     results, errors = [], []
     for path in paths:
@@ -67,24 +91,80 @@ def check(files: tuple[Path, ...], fmt: str) -> None:
             errors.append(f"{shown}: error: no such file")
             continue
         try:
-            results.append(check_trace(parse_file(path, shown)))
+            results.append(check_trace(parse_file(path, shown), rules_in_force, chosen))
         except (TraceErrors, InputError) as err:
             errors.append(err.render())
     if errors:
         raise BadInput("\n".join(errors))
-    click.echo(render.check_json(results) if fmt == "json" else render.check_text(results))
+    click.echo(render.check_json(results, chosen) if fmt == "json"
+               else render.check_text(results, chosen, scoring))
     sys.exit(0 if all(r.ok for r in results) else 1)
 
 
 @cli.command()
 @click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
-def rules(fmt: str) -> None:
-    """List the rulebook."""
+@reading_options
+def rules(fmt: str, reading: tuple[str, ...], readings_file: Path | None) -> None:
+    """List the rulebook (the rules in force under the chosen readings are marked)."""
     from constraints.rulebook import rulebook
     from reports import render
 
+    chosen = _readings(reading, readings_file)
     rb = rulebook()
-    click.echo(render.rules_json(rb) if fmt == "json" else render.rules_text(rb))
+    click.echo(render.rules_json(rb, chosen) if fmt == "json" else render.rules_text(rb, chosen))
+
+
+@cli.command()
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="write the staging here (refused if the file exists, unless --force)")
+@click.option("--force", is_flag=True, help="overwrite the output file")
+@click.option("--format", "fmt", type=click.Choice(["trace", "jsonl"]), default="trace", show_default=True)
+@click.option("--zhongbin", type=click.IntRange(3, 30), default=6, show_default=True, help="number of 众宾")
+@click.option("--dafu", type=click.IntRange(0, 4), default=1, show_default=True, help="number of 大夫 (0: 若无大夫)")
+@click.option("--zhugong", type=click.IntRange(0, 3), default=0, show_default=True, help="number of 诸公")
+@click.option("--taishi/--no-taishi", default=True, show_default=True, help="a 大师 among the 工")
+@click.option("--bin-zhuren-shoot/--no-bin-zhuren-shoot", default=True, show_default=True,
+              help="the 宾 and the 主人 shoot, as a pair")
+@click.option("--dafu-shoot/--no-dafu-shoot", default=True, show_default=True, help="the 大夫 shoot")
+@click.option("--zhongbin-pairs", type=click.IntRange(0, 13), default=1, show_default=True,
+              help="pairs of 众宾 shooting besides the 大夫's partners")
+@click.option("--shi-bu-bei/--no-shi-bu-bei", default=True, show_default=True,
+              help="若矢不备: arrows missing after round 1")
+@click.option("--outcome", "outcome", nargs=2, type=click.Choice(["右", "左", "钧"]),
+              default=("右", "右"), show_default=True, help="who wins rounds 2 and 3: 右, 左 or 钧")
+@click.option("--dafu-partner-loses", is_flag=True, help="in round 2 the 大夫 wins and his partner loses")
+@click.option("--arrow", "arrows", multiple=True, metavar="R:PAIR:SIDE=RESULTS",
+              help="explicit results, e.g. 2:上耦:上射=贯,不中,贯,中不贯")
+@click.option("--seed", type=int, default=0, show_default=True, help="varies the arrows' results")
+@click.option("--until", default="Φ52", show_default=True, help="the last phase to stage")
+def generate(output: Path | None, force: bool, fmt: str, arrows: tuple[str, ...], **options) -> None:
+    """Stage the ceremony from options: a starting point for your own staging."""
+    from domain.parse import parse_lines, to_jsonl
+    from domain.staging import Options
+    from domain.staging import generate as stage
+
+    explicit = {}
+    for a in arrows:
+        key, eq, values = a.partition("=")
+        results = tuple(values.split(","))
+        if not eq or key.count(":") != 2 or len(results) != 4:
+            raise BadInput(f"--arrow {a}: write ROUND:PAIR:上射|下射=r1,r2,r3,r4")
+        explicit[key] = results
+    options["outcome"] = tuple(options["outcome"])
+    try:
+        opts = Options(arrows=explicit, **options)
+    except ValueError as err:
+        raise BadInput(f"error: {err}") from None
+    text = stage(opts)
+    if fmt == "jsonl":
+        text = to_jsonl(parse_lines(text, "<generated>"))
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    if output.exists() and not force:
+        raise BadInput(f"{_display(output)}: error: the file exists; choose another name or use --force")
+    output.write_text(text, encoding="utf-8")
+    click.echo(f"wrote {_display(output)}", err=True)
 
 
 @cli.command()
@@ -115,6 +195,42 @@ def explain(rule: str, fmt: str) -> None:
         click.echo(json.dumps({"rules": out}, ensure_ascii=False, indent=2))
     else:
         click.echo("\n\n".join(out))
+
+
+@cli.command()
+@click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
+@click.option("--all", "show_all", is_flag=True, help="list every clause, not only the uncovered ones")
+@click.option("--min", "minimum", type=float, default=None,
+              help="exit 1 if the share accounted for is below this percentage")
+def coverage(fmt: str, show_all: bool, minimum: float | None) -> None:
+    """Which clauses of the text are enacted by the bundled stagings, cited, or descriptive."""
+    import json
+
+    from constraints.coverage import coverage as measure
+    from constraints.rulebook import rulebook
+    from domain.parse import parse_file
+    from fsm.table import tables
+
+    stagings = [CANONICAL, *sorted((ROOT / "traces" / "variants").glob("*.trace"))]
+    traces = [parse_file(p, str(p.relative_to(ROOT))) for p in stagings]
+    cov = measure(traces, rulebook(), tables())
+    totals = cov.totals()
+    if fmt == "json":
+        doc = totals | {"clauses_detail": [
+            {"index": c.index, "line": c.line, "text": c.text, "enacted": len(c.enacted),
+             "cited": sorted(set(c.cited)), "descriptive": c.descriptive} for c in cov.clauses]}
+        click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
+    else:
+        for c in cov.clauses:
+            if show_all or not c.accounted:
+                how = ("enacted " if c.enacted else "") + ("cited " if c.cited else "") + \
+                      ("descriptive " if c.descriptive else "")
+                click.echo(f"xiangsheli.txt:{c.line}: {how.strip() or 'UNCOVERED'}  「{c.text}」")
+        click.echo(f"{totals['clauses']} clauses: {totals['enacted']} enacted, {totals['cited']} cited, "
+                   f"{totals['descriptive']} descriptive, {totals['uncovered']} uncovered — "
+                   f"{totals['percent_accounted']}% accounted for")
+    if minimum is not None and totals["percent_accounted"] < minimum:
+        sys.exit(1)
 
 
 def main() -> None:

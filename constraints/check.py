@@ -6,7 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from constraints.pattern import Context
-from constraints.rulebook import Rule, rulebook
+from constraints.rulebook import Rule, active_rules
+from constraints.scoring import RoundScore, audit
 from domain.errors import TraceError, did_you_mean
 from domain.parse import TraceErrors
 from domain.text import Citation
@@ -41,6 +42,7 @@ class Result:
     path: str
     events: int
     findings: tuple[Finding, ...]
+    scoring: tuple[RoundScore, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -93,13 +95,29 @@ def rule_findings(trace: Trace, ctx: Context, rule: Rule) -> list[Finding]:
     return out
 
 
-def check_trace(trace: Trace, rules: Sequence[Rule] | None = None) -> Result:
+def check_trace(trace: Trace, rules: Sequence[Rule] | None = None,
+                readings: dict[str, str] | None = None) -> Result:
+    """Replay `trace` and evaluate `rules` (default: the rules in force under the default readings)."""
     validate(trace)
     rep = replay(trace)
     findings = [refusal_finding(trace, r) for r in rep.refusals]
     ctx = Context(trace, rep)
-    for rule in rules if rules is not None else rulebook():
+    for rule in rules if rules is not None else active_rules():
         if rule.encoded:
             findings += rule_findings(trace, ctx, rule)
+    rounds = audit(trace, readings)
+    findings += audit_findings(trace, rounds)
     findings.sort(key=lambda f: f.sort_key)
-    return Result(trace.path, len(trace), tuple(findings))
+    return Result(trace.path, len(trace), tuple(findings), tuple(rounds))
+
+
+def audit_findings(trace: Trace, rounds: Sequence[RoundScore]) -> list[Finding]:
+    """The scoring audit's failed checks (a wrong announcement, more than four arrows …)."""
+    out = []
+    for rs in rounds:
+        for c in rs.checks:
+            if not c.ok:
+                out.append(Finding(f"audit.{c.catalogue.lower()}", "数获", c.catalogue, None, c.line,
+                                   c.what, c.cite, "constraints/scoring.py  the scoring audit", (),
+                                   trace.line_text(c.line) if c.line else ""))
+    return out

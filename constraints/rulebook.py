@@ -16,6 +16,7 @@ from functools import cache
 from pathlib import Path
 
 from constraints.pattern import Pattern, check_same, parse_pattern
+from constraints.readings import defaults, parse_when
 from constraints.templates import KINDS, PersonPattern, Template
 from domain.errors import RulebookError, did_you_mean
 from domain.text import TEXT, Citation
@@ -43,6 +44,11 @@ class Rule:
     reading: str | None = None
     category: str | None = None
     extra: dict = field(default_factory=dict, compare=False, hash=False)
+    when: tuple[tuple[str, str], ...] = ()     # the readings under which the rule is active
+
+    def active(self, readings: dict[str, str] | None) -> bool:
+        chosen = readings if readings is not None else defaults()
+        return all(chosen.get(point) == option for point, option in self.when)
 
     @property
     def encoded(self) -> bool:
@@ -160,11 +166,12 @@ def parse_rule_block(body: str, where: str, at: int, headings: tuple[str, ...],
         template = _template(data, vocab, where, at)
     elif not reason:
         raise RulebookError(where, at, f"a {status} rule needs a `reason`")
+    when = parse_when(data.pop("when", None), where, at)
     extra = {k: data.pop(k) for k in list(data) if k in ("note", "readings")}
     if data:
         raise RulebookError(where, at, f"unknown field(s) in rule {rid}: {', '.join(data)}")
     return Rule(rid, name, catalogue, status, citations, template, where, at, headings, reason,
-                reading, category, extra)
+                reading, category, extra, when)
 
 
 def parse_rule_file(path: Path, vocab: Vocabulary, root: Path) -> list[Rule]:
@@ -212,6 +219,11 @@ def load_rules(rules_dir: Path = RULES_DIR) -> tuple[Rule, ...]:
 @cache
 def rulebook() -> tuple[Rule, ...]:
     return load_rules()
+
+
+def active_rules(readings: dict[str, str] | None = None) -> tuple[Rule, ...]:
+    """The rules in force under the chosen readings (the defaults if None)."""
+    return tuple(r for r in rulebook() if r.active(readings))
 
 
 def find_rule(word: str, rules: tuple[Rule, ...] | None = None) -> list[Rule]:

@@ -25,10 +25,54 @@ def finding_text(f: Finding, path: str) -> str:
     return "\n".join(out)
 
 
-def check_text(results: Sequence[Result]) -> str:
+def scoring_text(r: Result, detail: bool = False) -> list[str]:
+    """The scoring audit of one trace: a line per round, and per arrow where asked or where amiss."""
+    from constraints.scoring import chun_qi
+
+    if not r.scoring:
+        return []
+    out = [f"{r.path}: scoring audit"]
+    for rs in r.scoring:
+        if rs.round == 1:
+            hits = sum(1 for a in rs.arrows if a.result in ("贯", "中不贯"))
+            out.append(f"  round 1: {len(rs.arrows)} arrows, {hits} hits called, none tallied (获而未释获)")
+            continue
+        right, left = rs.tallies["右"], rs.tallies["左"]
+        out.append(f"  round {rs.round}: 右 {right} ({chun_qi(right)}), 左 {left} ({chun_qi(left)}); "
+                   f"{len(rs.arrows)} arrows, {sum(a.scores for a in rs.arrows)} score")
+        for c in rs.checks:
+            mark = "✓" if c.ok else "✗"
+            where = f" (line {c.line})" if c.line else ""
+            out.append(f"    {mark} {c.what}{where}  [{c.catalogue} 「{c.cite.quote}」]")
+    for rs in r.scoring:
+        for a in rs.arrows:
+            amiss = a.tallied != (1 if a.scores else 0)
+            if detail or amiss:
+                mark = "✗" if amiss else " "
+                tally = f"{a.tallied} tall{'y' if a.tallied == 1 else 'ies'}"
+                out.append(f"  {mark} {r.path}:{a.line}  round {a.round} {a.shooter} ({a.side}) arrow "
+                           f"{a.arrow}: {a.why}; {tally}  [xiangsheli.txt:{a.cite.line}]")
+    return out
+
+
+def scoring_json(r: Result) -> list[dict]:
+    return [{"round": rs.round, "right": rs.tallies["右"], "left": rs.tallies["左"],
+             "announced": rs.announced[0] if rs.announced else None,
+             "checks": [{"ok": c.ok, "what": c.what, "line": c.line, "catalogue": c.catalogue,
+                         "quote": c.cite.quote} for c in rs.checks],
+             "arrows": [{"event": a.index, "line": a.line, "shooter": a.shooter, "side": a.side,
+                         "arrow": a.arrow, "result": a.result, "beat": a.beat, "scores": a.scores,
+                         "tallied": a.tallied, "why": a.why, "source_line": a.cite.line}
+                        for a in rs.arrows]}
+            for rs in r.scoring]
+
+
+def check_text(results: Sequence[Result], readings: dict[str, str] | None = None,
+               scoring: bool = False) -> str:
     out = []
     for r in results:
         out += [finding_text(f, r.path) for f in r.findings]
+        out += scoring_text(r, scoring)
     total = sum(len(r.findings) for r in results)
     events = sum(r.events for r in results)
     bad = sum(1 for r in results if not r.ok)
@@ -38,6 +82,9 @@ def check_text(results: Sequence[Result]) -> str:
     else:
         out.append(f"ok: {len(results)} trace{'s' if len(results) != 1 else ''}, {events} events, "
                    "no violations")
+    if readings is not None:
+        from constraints.readings import describe
+        out.append(f"readings: {describe(readings)}")
     return "\n".join(out)
 
 
@@ -47,16 +94,22 @@ def finding_json(f: Finding) -> dict:
             "source_line": f.citation.line, "defined": f.defined, "reading": f.reading}
 
 
-def check_json(results: Sequence[Result]) -> str:
+def check_json(results: Sequence[Result], readings: dict[str, str] | None = None) -> str:
     doc = {"traces": [{"path": r.path, "ok": r.ok, "events": r.events,
-                       "violations": [finding_json(f) for f in r.findings]} for r in results]}
+                       "violations": [finding_json(f) for f in r.findings],
+                       "scoring": scoring_json(r)} for r in results]}
+    if readings is not None:
+        doc["readings"] = readings
     return json.dumps(doc, ensure_ascii=False, indent=2)
 
 
-def rule_json(r: Rule) -> dict:
+def rule_json(r: Rule, readings: dict[str, str] | None = None) -> dict:
     doc = {"id": r.id, "name": r.name, "catalogue": r.catalogue, "status": r.status,
            "quotes": [{"text": c.quote, "source_line": c.line} for c in r.citations],
            "defined": r.location}
+    if r.when:
+        doc["when"] = [f"{p}={o}" for p, o in r.when]
+        doc["active"] = r.active(readings)
     if r.template is not None:
         doc["kind"] = r.template.kind
     if r.reason:
@@ -66,16 +119,23 @@ def rule_json(r: Rule) -> dict:
     return doc
 
 
-def rules_json(rules: Iterable[Rule]) -> str:
-    return json.dumps({"rules": [rule_json(r) for r in rules]}, ensure_ascii=False, indent=2)
+def rules_json(rules: Iterable[Rule], readings: dict[str, str] | None = None) -> str:
+    doc = {"rules": [rule_json(r, readings) for r in rules]}
+    if readings is not None:
+        doc["readings"] = readings
+    return json.dumps(doc, ensure_ascii=False, indent=2)
 
 
-def rules_text(rules: Sequence[Rule]) -> str:
+def rules_text(rules: Sequence[Rule], readings: dict[str, str] | None = None) -> str:
     out = []
     for r in rules:
         status = r.template.kind if r.template else r.status
+        when = ""
+        if r.when:
+            when = "  when " + ",".join(f"{p}={o}" for p, o in r.when)
+            when += "" if r.active(readings) else " (not in force)"
         out.append(f"{r.catalogue or '    '}  {r.name}  {r.id}  [{status}]  "
-                   f"{r.citations[0].source}:{r.citations[0].line}")
+                   f"{r.citations[0].source}:{r.citations[0].line}{when}")
     counts = {s: sum(1 for r in rules if r.status == s) for s in ("encoded", "descriptive", "deferred")}
     out.append(f"{len(rules)} rules: " + ", ".join(f"{n} {s}" for s, n in counts.items()))
     return "\n".join(out)

@@ -1,0 +1,159 @@
+"""The scoring audit: from a trace's shots and tallies, per arrow whether it scored and why, the
+count per side in 纯 and 奇, and checks of the announced result and of the numeric facts.
+
+What scores follows the readings in force: `guan` (贯 = lodged, 贾疏; or 贯犹中, 郑注) and, in
+round 3, `gu` (the release on the drum beat). What is announced follows `xian-huo` (the margin,
+or the winner's whole count). Round 1 never scores: 获而未释获.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from constraints.readings import defaults
+from domain.text import TEXT, Citation
+from domain.trace import Trace
+
+SCORING = {"jia": {"贯"}, "zheng": {"贯", "中不贯"}}
+WORDS = {"右": "右贤于左", "左": "左贤于右", "钧": "左右钧"}
+
+
+def _cite(quote: str, line: int | None = None) -> Citation:
+    return TEXT.cite(quote, line)
+
+
+@dataclass(frozen=True)
+class Arrow:
+    index: int
+    line: int
+    round: int
+    shooter: str
+    side: str | None          # 上射 / 下射
+    arrow: str | None
+    result: str | None
+    beat: str | None
+    scores: bool
+    tallied: int              # how many tallies were released for it
+    why: str
+    cite: Citation
+
+
+@dataclass(frozen=True)
+class Check:
+    ok: bool
+    what: str
+    line: int | None
+    cite: Citation
+    catalogue: str
+
+
+@dataclass
+class RoundScore:
+    round: int
+    arrows: list[Arrow] = field(default_factory=list)
+    tallies: Counter = field(default_factory=Counter)          # side (右/左) -> tallies released
+    expected: Counter = field(default_factory=Counter)         # side -> tallies that should be
+    announced: tuple[str, int] | None = None                   # (words, line)
+    checks: list[Check] = field(default_factory=list)
+
+    @property
+    def winner(self) -> str:
+        r, lft = self.tallies["右"], self.tallies["左"]
+        return "右" if r > lft else "左" if lft > r else "钧"
+
+    def counted(self, reading: str) -> tuple[int, int]:
+        """What the 释获者 announces, in 纯 and 奇, under the 贤获 reading."""
+        r, lft = self.tallies["右"], self.tallies["左"]
+        n = abs(r - lft) if reading == "margin" else max(r, lft)
+        return n // 2, n % 2
+
+
+def chun_qi(n: int) -> str:
+    """A count of tallies in the text's units: 二算为纯, 一算为奇.
+
+    >>> chun_qi(7), chun_qi(2), chun_qi(0)
+    ('三纯一奇', '一纯', '零')
+    """
+    digits = "零一二三四五六七八九"
+
+    def num(k: int) -> str:
+        if k < 10:
+            return digits[k]
+        tens, ones = divmod(k, 10)
+        return ("" if tens == 1 else digits[tens]) + "十" + (digits[ones] if ones else "")
+
+    chun, qi = divmod(n, 2)
+    parts = ([f"{num(chun)}纯"] if chun else []) + (["一奇"] if qi else [])
+    return "".join(parts) or "零"
+
+
+def audit(trace: Trace, readings: dict[str, str] | None = None) -> list[RoundScore]:
+    """The audit of every round with shots by the pairs (the 司射's 诱射 is not scored)."""
+    chosen = readings or defaults()
+    scoring = SCORING[chosen["guan"]]
+    persons = trace.cast.persons
+    rounds: dict[int, RoundScore] = {}
+    tallies: Counter = Counter()            # (round, shooter, arrow) -> tallies released
+    for e in trace:
+        if e.act == "释获" and e.round:
+            tallies[(e.round, e.get("for"), e.get("arrow"))] += 1
+            rs = rounds.setdefault(e.round, RoundScore(e.round))
+            if e.get("side"):
+                rs.tallies[e.get("side")] += 1
+        if e.act == "告" and e.get("words") in WORDS.values() and e.round:
+            rounds.setdefault(e.round, RoundScore(e.round)).announced = (e.get("words"), e.line)
+    shots_by: Counter = Counter()
+    for e in trace:
+        if e.act != "射" or not e.round:
+            continue
+        rs = rounds.setdefault(e.round, RoundScore(e.round))
+        p = persons[e.actor]
+        result, beat = e.get("result"), e.get("beat")
+        shots_by[(e.round, e.actor)] += 1
+        if e.round == 1:
+            scores, why, cite = False, "round 1: 获而未释获 (hits are called, not tallied)", _cite("获而未释获", 102)
+        elif result not in scoring:
+            label = "贯" if chosen["guan"] == "jia" else "贯 or 中 (贯犹中)"
+            scores, why, cite = False, f"{result or 'no result'} is not {label}: 不贯不释", _cite("不贯不释")
+        elif e.round == 3 and beat != "是":
+            scores, why, cite = False, "not on the drum beat: 不鼓不释", _cite("不鼓不释")
+        else:
+            scores = True
+            why = f"{result}" + (" on the beat" if e.round == 3 else "") + ": 每一个释一算"
+            cite = _cite("每一个释一算")
+        n = tallies[(e.round, e.actor, e.get("arrow"))]
+        rs.arrows.append(Arrow(e.index, e.line, e.round, e.actor, p.side, e.get("arrow"), result,
+                               beat, scores, n, why, cite))
+        if scores:
+            rs.expected["右" if p.side == "上射" else "左"] += 1
+    for (rnd, who), n in shots_by.items():
+        if n > 4:
+            rounds[rnd].checks.append(Check(False, f"{who} shot {n} arrows in round {rnd}; a set is 乘矢, four",
+                                            None, _cite("拾发，以将乘矢"), "N01"))
+    for rs in rounds.values():
+        _round_checks(rs, chosen, persons)
+    return [rounds[r] for r in sorted(rounds)]
+
+
+def _round_checks(rs: RoundScore, chosen: dict[str, str], persons) -> None:
+    per_pair: Counter = Counter()
+    for a in rs.arrows:
+        per_pair[persons[a.shooter].pair] += a.tallied
+    for pair, n in per_pair.items():
+        if n > 8:
+            rs.checks.append(Check(False, f"{n} tallies for pair {pair} in round {rs.round}; the 中 holds "
+                                          "eight (鹿中容八算)", None, _cite("凿背容八算"), "N08"))
+    total = rs.tallies["右"] + rs.tallies["左"]
+    if total > 72:
+        rs.checks.append(Check(False, f"{total} tallies released in round {rs.round}; of 80 (箭筹八十) "
+                                      "eight stay in the 中", None, _cite("箭筹八十"), "N06"))
+    if rs.announced is not None:
+        words, line = rs.announced
+        want = WORDS[rs.winner]
+        chun, qi = rs.counted(chosen["xian-huo"])
+        count = chun_qi(2 * chun + qi)
+        ok = words == want
+        what = (f"announced 「{words}」; the tallies are 右 {rs.tallies['右']}, 左 {rs.tallies['左']}: "
+                f"「{want}」" + ("" if rs.winner == "钧" else f", {count}"))
+        rs.checks.append(Check(ok, what, line, _cite("若右胜，则曰：“右贤于左。”"), "R132"))
