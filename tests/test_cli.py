@@ -27,11 +27,19 @@ def at_root(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)
 
 
+def readings_for(trace: Path) -> list[str]:
+    """--reading options for an example written against a rule's non-default reading."""
+    from constraints.rulebook import rulebook
+    rule = next((r for r in rulebook() if r.id == trace.stem.split(".")[0]), None)
+    return [a for p, o in (rule.when if rule else ()) for a in ("--reading", f"{p}={o}")]
+
+
 @pytest.mark.parametrize("trace", TRACES, ids=lambda p: p.stem)
 def test_check_golden(trace: Path, update_golden: bool) -> None:
     rel = str(trace.relative_to(ROOT))
-    result = invoke("check", rel)
-    actual = f"$ xiangshe check {rel}\n{result.output}[exit {result.exit_code}]\n"
+    args = ["check", rel, *readings_for(trace)]
+    result = invoke(*args)
+    actual = f"$ xiangshe {' '.join(args)}\n{result.output}[exit {result.exit_code}]\n"
     golden = GOLDEN / f"{trace.stem}.out"
     if update_golden:
         golden.write_text(actual, encoding="utf-8")
@@ -41,7 +49,8 @@ def test_check_golden(trace: Path, update_golden: bool) -> None:
 
 def test_check_without_file_checks_the_canonical_ceremony() -> None:
     result = invoke("check")
-    assert result.exit_code == 0 and result.output.startswith("ok: 1 trace")
+    assert result.exit_code == 0 and "ok: 1 trace" in result.output
+    assert "readings: guan=jia" in result.output
 
 
 def test_check_json_fields() -> None:

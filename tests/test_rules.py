@@ -9,7 +9,8 @@ import pytest
 
 from constraints.check import check_trace
 from constraints.pattern import Context
-from constraints.rulebook import Rule, rulebook
+from constraints.readings import defaults
+from constraints.rulebook import Rule, active_rules, rulebook
 from domain.parse import parse_file
 from domain.text import TEXT
 from fsm.replay import replay
@@ -55,10 +56,24 @@ def test_every_example_names_a_rule() -> None:
 def test_violating_example_fails_with_exactly_its_rule(rule: Rule) -> None:
     paths = examples(rule)
     assert paths, f"{rule.id} has no violating example in traces/violations/"
+    readings = defaults() | dict(rule.when)          # the example is read under its rule's readings
     for path in paths:
-        result = check_trace(parse_file(path, str(path.relative_to(ROOT))))
+        result = check_trace(parse_file(path, str(path.relative_to(ROOT))), active_rules(readings),
+                             readings)
         found = {f.rule for f in result.findings}
         assert found == {rule.id}, f"{path.name}: {sorted(found)}"
+
+
+def test_alternative_readings_change_the_verdict() -> None:
+    """An example written against a non-default reading passes under the default one (or fails
+    with another rule), so the switch really selects a different rulebook."""
+    default = defaults()
+    off_default = [r for r in ENCODED if any(default[p] != o for p, o in r.when)]
+    assert off_default, "no rule encodes a non-default reading"
+    for rule in off_default:
+        for path in examples(rule):
+            result = check_trace(parse_file(path, path.name))
+            assert rule.id not in {f.rule for f in result.findings}
 
 
 def test_canonical_ceremony_keeps_every_rule() -> None:

@@ -1,0 +1,51 @@
+"""Contested readings: defaults, selection, refusal of unencodable readings, and rule activation."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from constraints.readings import defaults, points, select
+from constraints.rulebook import active_rules, rulebook
+from domain.errors import InputError
+
+
+def test_every_point_has_a_default_with_a_source() -> None:
+    for p in points().values():
+        assert p.default in p.options and p.options[p.default].source
+        assert p.options[p.default].encoded
+
+
+def test_selection_order_defaults_file_then_choices(tmp_path: Path) -> None:
+    f = tmp_path / "r.toml"
+    f.write_text('guan = "zheng"\nxian-huo = "whole"\n', encoding="utf-8")
+    chosen = select(["xian-huo=margin"], f)
+    assert chosen["guan"] == "zheng" and chosen["xian-huo"] == "margin"
+    assert set(chosen) == set(defaults())
+
+
+@pytest.mark.parametrize(("choice", "expected"), [
+    ("gaun=zheng", "unknown reading point gaun"),
+    ("guan=kong", "guan has no reading kong"),
+    ("guan", "write point=option"),
+    ("guan=jin", "cannot be checked"),
+])
+def test_bad_choices_are_input_errors(choice: str, expected: str) -> None:
+    with pytest.raises(InputError) as err:
+        select([choice])
+    assert expected in err.value.render()
+
+
+def test_readings_select_different_rules() -> None:
+    default = {r.id for r in active_rules()}
+    zheng = {r.id for r in active_rules(defaults() | {"guan": "zheng"})}
+    assert "bu-guan-bu-shi" in default and "bu-guan-bu-shi-zheng" not in default
+    assert "bu-guan-bu-shi-zheng" in zheng and "bu-guan-bu-shi" not in zheng
+    assert len(default) == len(zheng)
+
+
+def test_every_when_names_a_real_reading() -> None:
+    for r in rulebook():
+        for point, option in r.when:
+            assert option in points()[point].options

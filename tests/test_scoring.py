@@ -1,0 +1,54 @@
+"""The scoring audit: per arrow, per side, the announcement and the numeric facts."""
+
+from __future__ import annotations
+
+from constraints.readings import defaults
+from constraints.scoring import audit, chun_qi
+from domain.parse import parse_lines
+
+CAST = "cast 甲 弟子\ncast 乙 弟子\npair 上耦 上射=甲 下射=乙\n"
+
+
+def rounds(body: str, **readings: str):
+    return audit(parse_lines(CAST + body, "t.trace"), defaults() | readings)
+
+
+def test_round_one_never_scores() -> None:
+    [r1] = rounds("phase Φ21\n甲 射 矢 arrow=1 result=贯\n")
+    assert not r1.arrows[0].scores and "获而未释获" in r1.arrows[0].why
+
+
+def test_what_scores_follows_the_reading_of_guan() -> None:
+    body = "phase Φ27\n甲 射 矢 arrow=1 result=贯\n乙 射 矢 arrow=1 result=中不贯\n"
+    [jia] = rounds(body)
+    [zheng] = rounds(body, guan="zheng")
+    assert [a.scores for a in jia.arrows] == [True, False]
+    assert [a.scores for a in zheng.arrows] == [True, True]
+
+
+def test_round_three_needs_the_beat() -> None:
+    [r3] = rounds("phase Φ39\n甲 射 矢 arrow=1 result=贯 beat=否\n乙 射 矢 arrow=1 result=贯 beat=是\n")
+    assert [a.scores for a in r3.arrows] == [False, True] and "不鼓不释" in r3.arrows[0].why
+
+
+def test_announcement_is_checked_against_the_tallies() -> None:
+    body = ("phase Φ27\n甲 射 矢 arrow=1 result=贯\n释获者 释获 算 for=甲 arrow=1 side=右\n"
+            "甲 射 矢 arrow=2 result=贯\n释获者 释获 算 for=甲 arrow=2 side=右\n"
+            "乙 射 矢 arrow=1 result=贯\n释获者 释获 算 for=乙 arrow=1 side=左\n"
+            "phase Φ32\n释获者 告 to=宾 words={}\n")
+    [good] = rounds(body.format("右贤于左"))
+    [bad] = rounds(body.format("左右钧"))
+    assert good.checks[-1].ok and "一奇" in good.checks[-1].what
+    assert not bad.checks[-1].ok and bad.checks[-1].catalogue == "R132"
+    [whole] = rounds(body.format("右贤于左"), **{"xian-huo": "whole"})
+    assert "一纯" in whole.checks[-1].what            # the winner's whole count: 2 tallies
+
+
+def test_more_than_four_arrows_is_reported() -> None:
+    [r] = rounds("phase Φ27\n" + "".join(f"甲 射 矢 arrow={i} result=不中\n" for i in (1, 2, 3, 4, 1)))
+    assert any(not c.ok and c.catalogue == "N01" for c in r.checks)
+
+
+def test_chun_qi_counts_in_the_texts_units() -> None:
+    assert [chun_qi(n) for n in (1, 2, 3, 20, 21, 22)] == ["一奇", "一纯", "一纯一奇", "十纯",
+                                                         "十纯一奇", "十一纯"]
