@@ -148,6 +148,9 @@ def coverage(traces: Sequence[Trace], rules: Sequence[Rule], tables: Sequence[Ta
         for e in t.edges:
             _mark(cls, _spans(TEXT, e.cite.quote, e.cite.line), "cited",
                   f"machine {t.name} {e.act}: {e.source}→{e.dest}")
+    from constraints.scoring import CITED
+    for quote, line in CITED:
+        _mark(cls, _spans(TEXT, quote, line), "cited", "the scoring audit")
     for cite, reason in load_descriptive():
         for a, b in _spans(TEXT, cite.quote, cite.line):
             for c in cls:

@@ -16,6 +16,12 @@ from domain.text import TEXT, Citation
 from domain.trace import Trace
 
 SCORING = {"jia": {"贯"}, "zheng": {"贯", "中不贯"}}
+#: the words of the text the audit checks (counted as cited by `coverage`)
+CITED = (("获而未释获", 102), ("不贯不释", None), ("不鼓不释", None), ("每一个释一算", None),
+         ("拾发，以将乘矢", None), ("凿背容八算", None), ("箭筹八十", None),
+         ("若右胜，则曰：“右贤于左。”", None), ("若左胜，则曰：“左贤于右。”", None),
+         ("以纯数告；若有奇者，亦曰奇", None), ("若左右钧，则左右皆执一算以告，曰：“左右钧。”", None),
+         ("二算为纯", None), ("一算为奇", None))
 WORDS = {"右": "右贤于左", "左": "左贤于右", "钧": "左右钧"}
 
 

@@ -21,7 +21,6 @@ from constraints.rulebook import Rule
 from constraints.templates import PersonPattern
 from domain.trace import SIDES, Cast, Trace
 from domain.vocabulary import PERSON_KEYS, Vocabulary, vocabulary
-from fsm.replay import person_tables
 from fsm.smt import machine_relation, state_index
 from fsm.table import Table, table_for_object, table_named
 
@@ -80,7 +79,10 @@ class Domain:
 class Symbolic:
     """A k-step unrolling: step terms, person terms, machine state terms, and the template API."""
 
-    def __init__(self, k: int, cast: Cast, vocab: Vocabulary | None = None, tag: str = "") -> None:
+    def __init__(self, k: int, cast: Cast, vocab: Vocabulary | None = None, tag: str = "",
+                 free_pairs: int = 0) -> None:
+        """`free_pairs` > 0 makes the pairing symbolic: each person's pair (0 = none, or one of
+        1…free_pairs) and side are variables, so that a search can choose the pairs."""
         self.k, self.cast, self.vocab = k, cast, vocab or vocabulary()
         self.d = Domain(self.vocab, cast)
         self.steps = range(k)
@@ -93,11 +95,24 @@ class Symbolic:
         people = [cast.persons[p] for p in self.d.persons]
         self.role = {i: p.role for i, p in zip(self.persons, people, strict=True)}
         self.rank = {i: self.d.rank_ix.get(p.rank or "", 0) for i, p in zip(self.persons, people, strict=True)}
-        self.pair: dict[int, z3.ArithRef] = {i: z3.IntVal(self.d.pair_ix.get(p.pair or "", 0))
-                                             for i, p in zip(self.persons, people, strict=True)}
-        self.side: dict[int, z3.ArithRef] = {i: z3.IntVal(self.d.side_ix.get(p.side or "", 0))
-                                             for i, p in zip(self.persons, people, strict=True)}
         self.constraints: list[z3.BoolRef] = []
+        self.free_pairs = free_pairs
+        if free_pairs:
+            self.pair = {i: z3.Int(f"{tag}pair_{i}") for i in self.persons}
+            self.side = {i: z3.Int(f"{tag}side_{i}") for i in self.persons}
+            for i in self.persons:
+                self.constraints += [self.pair[i] >= 0, self.pair[i] <= free_pairs,
+                                     self.side[i] >= 0, self.side[i] <= 2,
+                                     (self.pair[i] == 0) == (self.side[i] == 0)]
+            for n in range(1, free_pairs + 1):
+                members = self.count(self.pair[i] == n for i in self.persons)
+                sides = z3.Sum([z3.If(self.pair[i] == n, self.side[i], 0) for i in self.persons])
+                self.constraints.append(z3.Or(members == 0, z3.And(members == 2, sides == 3)))
+        else:
+            self.pair = {i: z3.IntVal(self.d.pair_ix.get(p.pair or "", 0))
+                         for i, p in zip(self.persons, people, strict=True)}
+            self.side = {i: z3.IntVal(self.d.side_ix.get(p.side or "", 0))
+                         for i, p in zip(self.persons, people, strict=True)}
         self.states: dict[tuple[str, str], list[z3.ArithRef]] = {}   # (table name, instance) -> s[t]
         self.ok: dict[tuple[str, str], list[z3.BoolRef]] = {}
         self.rounds = {r: [self.d.phase_ix[pid] for pid, ph in self.vocab.phases.items() if ph.round == r]
@@ -207,9 +222,23 @@ class Symbolic:
             return self._person_attr(who, attr, values)
         table = table_named(attr)
         assert table is not None
-        holders = [(who == p, self.d.persons[p - 1]) for p in self.persons
-                   if table in person_tables(self.cast.persons[self.d.persons[p - 1]])]
+        holders = [(z3.And(who == p, gate), self.d.persons[p - 1]) for p, gate in self.holders(table)]
         return self._machine_state(table, holders, t, values)
+
+    def holders(self, table: Table) -> list[tuple[int, z3.BoolRef]]:
+        """The persons who run a person machine, each with the condition under which he does
+        (a shooter's machine runs only for a person in a pair)."""
+        out = []
+        for p in self.persons:
+            person = self.cast.persons[self.d.persons[p - 1]]
+            if person.role in table.roles:
+                out.append((p, z3.BoolVal(True)))
+            elif table.shooters:
+                if self.free_pairs:
+                    out.append((p, self.pair[p] != 0))
+                elif person.pair:
+                    out.append((p, z3.BoolVal(True)))
+        return out
 
     def match(self, pat: Pattern, t: int) -> z3.BoolRef:
         key = (pat, t)
@@ -293,7 +322,9 @@ class Symbolic:
             s = self.slots
             if table.is_person:
                 p = self.d.person_ix[inst]
-                concerns = [z3.And(s["actor"][t] == p, self._in(s["act"][t], [self.d.act_ix[a] for a in table.acts]))
+                gate = dict(self.holders(table)).get(p, z3.BoolVal(False))
+                acts = [self.d.act_ix[a] for a in table.acts]
+                concerns = [z3.And(gate, s["actor"][t] == p, self._in(s["act"][t], acts))
                             for t in self.steps]
             else:
                 oid = self.d.obj_ix[inst]

@@ -59,7 +59,7 @@ def test_line_format_and_json_lines_read_the_same_trace() -> None:
     ("主人 献 爵 to=宾客", "unknown person 宾客"),
     ("甲 射 矢 result=中", "result=中: result is one of"),
     ("主人 取 爵 at=上匪", "unknown place 上匪"),
-    ("主人 取 爵9", "爵9: 爵 has instances"),
+    ("主人 取 爵99", "爵99: 爵 has instances"),
     ("phase Φ99", "unknown phase Φ99"),
     ("主人", "an event needs at least an actor and an act"),
     ("主人 献 爵 宾", "too many words"),

@@ -47,6 +47,9 @@ class Options:
             raise ValueError(f"{needed} 众宾 are needed as partners and 众耦; zhongbin is {self.zhongbin}")
         if self.dafu_partner_loses and not (self.dafu and self.dafu_shoot):
             raise ValueError("dafu_partner_loses needs a 大夫 who shoots")
+        if self.dafu_partner_loses and self.outcome[0] != "左":
+            raise ValueError("dafu_partner_loses: the 大夫 is a 下射, so his side, the left, wins "
+                             "round 2; give outcome 左 for round 2")
 
 
 @dataclass(frozen=True)
@@ -92,6 +95,8 @@ class Staging:
         for name, role in [("有司", "有司"), ("举觯者1", "举觯者"), ("举觯者2", "举觯者"),
                            ("执爵者", "执爵者"), ("胜者之弟子", "胜者之弟子")]:
             add((name, role, ""))
+        for i in (1, 2):                # the cup-bearers of the 无算爵 (Φ48: 执觯者受觯，遂实之)
+            add((f"执觯者{i}", "执觯者", ""))
         self.pairs = [Pair("上耦", "弟子1", "弟子2"), Pair("次耦", "弟子3", "弟子4"),
                       Pair("下耦", "弟子5", "弟子6")]
         if o.bin_zhuren_shoot:

@@ -1,0 +1,303 @@
+"""Bounded search with z3: counterexamples to a rule, and queries.
+
+`refute(rule)` looks for a shortest trace that every machine and every other rule (in force under
+the readings) allows but `rule` forbids, deepening k = 1, 2, …; `prove_within(property)` asks whether
+a property holds for all traces up to k steps. Outcomes are honest: Refuted (with a trace, replayed
+and confirmed by the Python checker), Exhausted (no counterexample up to k steps — never called a
+proof), Unknown (the solver gave up).
+
+The search space is the *alphabet* of the question, closed under the rules that constrain it: the
+acts of the rule's patterns, the acts that reach the machine states its patterns read, and, for
+every rule that can be triggered by an act in the alphabet, the acts that could satisfy it. Events
+outside the alphabet cannot help a counterexample (they would only have to satisfy more rules),
+so this restriction loses none of the shortest counterexamples of the alphabet's own acts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import z3
+
+from constraints.pattern import Pattern, machines_of
+from constraints.rulebook import Rule
+from constraints.smt import Domain, Symbolic, solver
+from domain.parse import parse_lines
+from domain.trace import Cast, Person, Trace
+from domain.vocabulary import vocabulary
+from fsm.table import Table, table_for_object, tables
+
+RLIMIT = 60_000_000          # z3's work budget per check (deterministic, unlike a timeout)
+
+#: the cast a search draws its persons from: one person of each role a rule may name, and enough
+#: shooters (in symbolic pairs) for the pairing rules
+SEARCH_CAST = """\
+cast 主人 主人
+cast 宾 宾
+cast 大夫 大夫
+cast 大夫2 大夫
+cast 诸公 诸公
+cast 君 君
+cast 介 介
+cast 众宾1 众宾
+cast 众宾2 众宾
+cast 司正 司正
+cast 司射 司射
+cast 获者 获者
+cast 释获者 释获者
+cast 执算者 执算者
+cast 乐正 乐正
+cast 工1 工
+cast 笙1 笙
+cast 相者1 相者
+cast 弟子1 弟子
+cast 弟子2 弟子
+cast 有司 有司
+cast 举觯者1 举觯者
+cast 执觯者1 执觯者
+cast 执爵者 执爵者
+cast 胜者之弟子 胜者之弟子
+cast 小臣 小臣
+cast 使人1 使人
+cast 从者1 从者
+"""
+FREE_PAIRS = 3
+INSTANCES = 2                # object instances per kind in a search (爵1, 爵2 …)
+
+
+@dataclass(frozen=True)
+class Refuted:
+    trace: Trace
+    text: str                 # the counterexample in the line format (cast, pairs, events)
+    steps: int
+
+
+@dataclass(frozen=True)
+class Exhausted:
+    depth: int
+
+
+@dataclass(frozen=True)
+class Unknown:
+    reason: str
+    depth: int
+
+
+Outcome = Refuted | Exhausted | Unknown
+
+
+def search_cast() -> Cast:
+    return parse_lines(SEARCH_CAST + "主人 揖\n", "<search cast>").cast
+
+
+def _obligations(rule: Rule) -> tuple[list[Pattern], list[Pattern]]:
+    """(triggers, needs): when an event matching a trigger occurs, the rule can only be kept by
+    events matching the needs. Rules that forbid (absence, unique …) need nothing: avoiding is free."""
+    t = rule.template
+    if t is None:
+        return [], []
+    kind = t.kind
+    if kind == "precedence":
+        return [t.then], [t.first]
+    if kind == "response":
+        return [t.first], [t.then]
+    if kind == "count_before":
+        return [t.then], ([t.first] if t.op in ("==", ">=") and t.n > 0 else [])
+    if kind == "alternate":
+        return [t.a, t.b], [t.a, t.b]
+    return [], []
+
+
+def _acts(patterns: Sequence[Pattern]) -> set[str] | None:
+    out: set[str] = set()
+    for p in patterns:
+        if p.acts is None:
+            return None
+        out |= p.acts
+    return out
+
+
+def _machine_closure(acts: set[str], patterns: Sequence[Pattern]) -> set[str]:
+    """Add the acts of every machine that an act in `acts` moves or whose states a pattern reads:
+    a machine may have to be walked to the state where an act is possible."""
+    out = set(acts)
+    for p in patterns:
+        for t in machines_of(p):
+            out |= set(t.acts)
+    changed = True
+    while changed:
+        changed = False
+        for t in tables():
+            if set(t.acts) & out and not set(t.acts) <= out:
+                out |= set(t.acts)
+                changed = True
+    return out
+
+
+def alphabet(rule: Rule, others: Sequence[Rule]) -> set[str]:
+    """The acts a counterexample to `rule` may use: the rule's own, closed under the machines
+    that must be walked and the obligations of the rules those acts trigger."""
+    every = set(vocabulary().acts)
+    pats = rule.template.patterns() if rule.template else []
+    acts = _acts(pats)
+    if acts is None:
+        return every
+    acts = _machine_closure(acts, pats)
+    changed = True
+    while changed:
+        changed = False
+        for r in others:
+            triggers, needs = _obligations(r)
+            trig = _acts(triggers)
+            if not needs or (trig is not None and not trig & acts):
+                continue
+            more = _acts(needs)
+            if more is None:
+                return every
+            more = _machine_closure(more, needs)
+            if not more <= acts:
+                acts |= more
+                changed = True
+    return acts
+
+
+def _relevant(rule: Rule, acts: set[str]) -> bool:
+    pats = rule.template.patterns() if rule.template else []
+    if not pats:
+        return True                           # cast rules always apply
+    return any(p.acts is None or p.acts & acts for p in pats)
+
+
+class Search:
+    """One search question: the unrolling, its domain and machine constraints, and a decoder."""
+
+    def __init__(self, k: int, acts: set[str], cast: Cast, free_pairs: int = FREE_PAIRS) -> None:
+        self.k, self.acts, self.cast = k, acts, cast
+        self.sym = Symbolic(k, cast, free_pairs=free_pairs, tag=f"k{k}.")
+        self.vocab = vocabulary()
+        d: Domain = self.sym.d
+        self.d = d
+        self.objects = [(kind, inst) for kind, inst in d.objects
+                        if (not self.vocab.objects[kind].personal and int(inst) <= INSTANCES)
+                        or self.vocab.objects[kind].personal]
+        self.constraints: list[z3.BoolRef] = []
+        self._domains()
+        self._machines()
+
+    def _domains(self) -> None:
+        sym, d, s = self.sym, self.d, self.sym.slots
+        act_ix = sorted(d.act_ix[a] for a in self.acts)
+        obj_ix = [0] + [d.obj_ix[Domain._okey(k, i)] for k, i in self.objects]
+        n_persons = len(d.persons)
+        for t in sym.steps:
+            c = self.constraints
+            c.append(sym._in(s["act"][t], act_ix))
+            c += [s["actor"][t] >= 1, s["actor"][t] <= n_persons]
+            c.append(sym._in(s["obj"][t], obj_ix))
+            for key in ("to", "for"):
+                c += [s[key][t] >= 0, s[key][t] <= n_persons]
+            c += [s["at"][t] >= 0, s["at"][t] <= len(d.places)]
+            for key, values in d.attr_ix.items():
+                c += [s[key][t] >= 0, s[key][t] <= len(values)]
+            c += [s["phase"][t] >= 1, s["phase"][t] <= len(d.phase_ix)]
+            if t:
+                c.append(s["phase"][t] >= s["phase"][t - 1])        # the phases follow the text
+            # an act on an object must be an act of its machine (as `check` requires of input);
+            # a personal object belongs to the recipient, or else to the actor
+            for kind, inst in self.objects:
+                oid = d.obj_ix[Domain._okey(kind, inst)]
+                table = table_for_object(kind)
+                if table is not None:
+                    allowed = [d.act_ix[a] for a in table.acts if a in self.acts]
+                    c.append(z3.Implies(s["obj"][t] == oid, sym._in(s["act"][t], allowed)))
+                if self.vocab.objects[kind].personal:
+                    owner = d.person_ix[inst]
+                    c.append(z3.Implies(s["obj"][t] == oid,
+                                        z3.If(s["to"][t] != 0, s["to"][t] == owner, s["actor"][t] == owner)))
+
+    def _machines(self) -> None:
+        """Every instance the alphabet can move runs its machine, and no step is refused."""
+        sym = self.sym
+        for table in tables():
+            if not set(table.acts) & self.acts:
+                continue
+            if table.is_person:
+                for p, _gate in sym.holders(table):
+                    sym.state(table, self.d.persons[p - 1])
+            else:
+                for kind, inst in self.objects:
+                    if kind in table.objects:
+                        sym.state(table, Domain._okey(kind, inst))
+        for ok in sym.ok.values():
+            self.constraints += ok
+
+    def decode(self, model: z3.ModelRef) -> str:
+        """The model as a trace in the line format: the cast, the chosen pairs, the events."""
+        d, s = self.d, self.sym.slots
+        val = lambda term: model.eval(term, model_completion=True).as_long()  # noqa: E731
+        persons = ["", *d.persons]
+        acts = ["", *d.acts]
+        places = ["", *d.places]
+        objects = [("", ""), *d.objects]
+        phases = {ph.order: pid for pid, ph in self.vocab.phases.items()}
+        lines = [line for line in SEARCH_CAST.splitlines()]
+        pairs: dict[int, dict[int, str]] = {}
+        for p in self.sym.persons:
+            pid, side = val(self.sym.pair[p]), val(self.sym.side[p])
+            if pid:
+                pairs.setdefault(pid, {})[side] = persons[p]
+        for pid, members in sorted(pairs.items()):
+            lines.append(f"pair 耦{pid} 上射={members[1]} 下射={members[2]}")
+        phase = None
+        for t in self.sym.steps:
+            ph = phases.get(val(s["phase"][t]))
+            if ph != phase:
+                lines.append(f"phase {ph}")
+                phase = ph
+            words = [persons[val(s["actor"][t])], acts[val(s["act"][t])]]
+            kind, inst = objects[val(s["obj"][t])]
+            if kind:
+                words.append(kind if self.vocab.objects[kind].personal else f"{kind}{inst}")
+            for key in ("to", "for"):
+                v = val(s[key][t])
+                if v:
+                    words.append(f"{key}={persons[v]}")
+            if val(s["at"][t]):
+                words.append(f"at={places[val(s['at'][t])]}")
+            for key, values in d.attr_ix.items():
+                v = val(s[key][t])
+                if v:
+                    names = {i: n for n, i in values.items()}
+                    words.append(f"{key}={names[v]}")
+            lines.append(" ".join(words))
+        return "\n".join(lines) + "\n"
+
+
+def refute(rule: Rule, others: Sequence[Rule], depth: int = 12) -> Outcome:
+    """A shortest trace that the machines and `others` allow and `rule` forbids, if one has at
+    most `depth` steps."""
+    assert rule.template is not None
+    others = [r for r in others if r.encoded and r.id != rule.id]
+    acts = alphabet(rule, others)
+    relevant = [r for r in others if _relevant(r, acts)]
+    cast = search_cast()
+    for k in range(1, depth + 1):
+        search = Search(k, acts, cast)
+        s = solver()
+        s.set("rlimit", RLIMIT)
+        s.add(search.sym.constraints)
+        s.add(search.constraints)
+        for r in sorted(relevant, key=lambda r: r.id):
+            s.add(r.template.encode(search.sym))
+        s.add(search.sym.constraints)                 # states added by the encodings above
+        s.add(z3.Not(rule.template.encode(search.sym)))
+        s.add(search.sym.constraints)
+        result = s.check()
+        if result == z3.sat:
+            text = search.decode(s.model())
+            trace = parse_lines(text, f"<counterexample to {rule.id}>")
+            return Refuted(trace, text, k)
+        if result == z3.unknown:
+            return Unknown(s.reason_unknown(), k)
+    return Exhausted(depth)
