@@ -198,6 +198,75 @@ def explain(rule: str, fmt: str) -> None:
 
 
 @cli.command()
+@click.argument("rule")
+@click.option("--depth", type=click.IntRange(1, 40), default=12, show_default=True,
+              help="the longest trace searched")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="save the counterexample as a trace (refused if the file exists, unless --force)")
+@click.option("--force", is_flag=True, help="overwrite the output file")
+@click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
+@reading_options
+def counterexample(rule: str, depth: int, output: Path | None, force: bool, fmt: str,
+                   reading: tuple[str, ...], readings_file: Path | None) -> None:
+    """A shortest trace that the machines and all the other rules allow but RULE forbids.
+
+    \b
+    Exit status: 1 a counterexample was found; 0 none up to --depth steps (not a proof);
+    3 the solver gave up.
+    """
+    import json
+
+    from constraints.rulebook import active_rules, find_rule
+    from constraints.search import Exhausted, Refuted, minimise, refute
+    from domain.parse import parse_lines
+    from reports import render
+
+    chosen = _readings(reading, readings_file)
+    rules_in_force = active_rules(chosen)
+    found = [r for r in find_rule(rule) if r.encoded and r in rules_in_force]
+    if len(found) != 1:
+        from constraints.rulebook import rulebook
+        from domain.errors import did_you_mean
+        names = [r.id for r in rulebook()] + [r.name for r in rulebook()]
+        what = "is ambiguous: " + ", ".join(r.id for r in found) if found else \
+            f"is not an encoded rule in force; {did_you_mean(rule, names)}"
+        raise BadInput(f"error: {rule} {what}")
+    target = found[0]
+    outcome = refute(target, rules_in_force, depth)
+    doc = {"rule": target.id, "name": target.name, "catalogue": target.catalogue, "depth": depth,
+           "found": isinstance(outcome, Refuted), "steps": getattr(outcome, "steps", None),
+           "trace_file": None, "readings": chosen}
+    if isinstance(outcome, Refuted):
+        text = minimise(outcome.text, target, rules_in_force, chosen)
+        trace = parse_lines(text, "<counterexample>")
+        if output is not None:
+            if output.exists() and not force:
+                raise BadInput(f"{_display(output)}: error: the file exists; choose another name or use --force")
+            header = (f"# a counterexample to {target.id} ({target.catalogue} {target.name}): "
+                      f"{outcome.steps} steps, shortest; `xiangshe check` reports exactly this rule\n")
+            output.write_text(header + text, encoding="utf-8")
+            doc["trace_file"] = _display(output)
+        doc["trace"] = text
+        if fmt == "json":
+            click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
+        else:
+            click.echo(render.counterexample_text(target, trace, outcome.steps, doc["trace_file"]))
+        sys.exit(1)
+    if isinstance(outcome, Exhausted):
+        doc["outcome"] = f"none up to {depth} steps"
+        click.echo(json.dumps(doc, ensure_ascii=False, indent=2) if fmt == "json" else
+                   f"{target.location}: no counterexample to {target.id} of at most {depth} steps "
+                   "(the machines and the other rules forbid whatever it forbids, up to that "
+                   "length; this is not a proof)")
+        sys.exit(0)
+    doc["outcome"] = f"unknown: {outcome.reason}"
+    click.echo(json.dumps(doc, ensure_ascii=False, indent=2) if fmt == "json" else
+               f"{target.location}: inconclusive: the solver gave up at {outcome.depth} steps "
+               f"({outcome.reason})")
+    sys.exit(3)
+
+
+@cli.command()
 @click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
 @click.option("--all", "show_all", is_flag=True, help="list every clause, not only the uncovered ones")
 @click.option("--min", "minimum", type=float, default=None,

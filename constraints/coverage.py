@@ -77,6 +77,9 @@ def _spans(text: SourceText, quote: str, line: int | None, last: int | None = No
     slack = 0 if len(quote) < 3 else 2
     hi = last if last is not None else line
     near = [s for s in found if line - slack <= text._line_of[s[0]] <= hi + slack]
+    # the occurrence on the cited lines, else the nearest one
+    near.sort(key=lambda s: (0 if line <= text._line_of[s[0]] <= hi else
+                             min(abs(text._line_of[s[0]] - line), abs(text._line_of[s[0]] - hi)), s[0]))
     return near[:1]
 
 

@@ -119,19 +119,16 @@ def _acts(patterns: Sequence[Pattern]) -> set[str] | None:
 
 
 def _machine_closure(acts: set[str], patterns: Sequence[Pattern]) -> set[str]:
-    """Add the acts of every machine that an act in `acts` moves or whose states a pattern reads:
-    a machine may have to be walked to the state where an act is possible."""
+    """Add the acts of the machines whose states a pattern reads, and of the machines of the
+    objects a pattern names: they may have to be walked to the state where an act is possible."""
     out = set(acts)
     for p in patterns:
         for t in machines_of(p):
             out |= set(t.acts)
-    changed = True
-    while changed:
-        changed = False
-        for t in tables():
-            if set(t.acts) & out and not set(t.acts) <= out:
+        for kind in p.objs or ():
+            t = table_for_object(kind)
+            if t is not None:
                 out |= set(t.acts)
-                changed = True
     return out
 
 
@@ -241,7 +238,10 @@ class Search:
         places = ["", *d.places]
         objects = [("", ""), *d.objects]
         phases = {ph.order: pid for pid, ph in self.vocab.phases.items()}
-        lines = [line for line in SEARCH_CAST.splitlines()]
+        present = {p for p in self.sym.persons if z3.is_true(model.eval(self.sym.present(p),
+                                                                         model_completion=True))}
+        lines = [line for line in SEARCH_CAST.splitlines() if line.split()[1] in
+                 {persons[p] for p in present}]
         pairs: dict[int, dict[int, str]] = {}
         for p in self.sym.persons:
             pid, side = val(self.sym.pair[p]), val(self.sym.side[p])
@@ -301,3 +301,78 @@ def refute(rule: Rule, others: Sequence[Rule], depth: int = 12) -> Outcome:
         if result == z3.unknown:
             return Unknown(s.reason_unknown(), k)
     return Exhausted(depth)
+
+
+class Disagreement(Exception):
+    """z3 found a counterexample that the Python checker does not confirm: a bug to report."""
+
+
+def _verdict(text: str, rule: Rule, rules: Sequence[Rule], readings: dict[str, str] | None
+             ) -> bool:
+    """Does the Python checker find exactly `rule` violated (no other rule, no machine refusal)?"""
+    from constraints.check import check_trace
+    from domain.parse import TraceErrors
+
+    try:
+        trace = parse_lines(text, "<counterexample>")
+    except TraceErrors:
+        return False
+    return {f.rule for f in check_trace(trace, rules, readings).findings} == {rule.id}
+
+
+def minimise(text: str, rule: Rule, rules: Sequence[Rule], readings: dict[str, str] | None = None
+             ) -> str:
+    """Drop every event, pair and attribute the counterexample does not need, keeping it one
+    (deterministic: greedy, in order). Raises Disagreement if Python rejects it from the start."""
+    if not _verdict(text, rule, rules, readings):
+        raise Disagreement(f"z3's counterexample to {rule.id} is not confirmed by the checker:\n{text}")
+    lines = text.splitlines()
+
+    def ok(candidate: list[str]) -> bool:
+        return _verdict(prune_cast(candidate), rule, rules, readings)
+
+    i = 0
+    while i < len(lines):                                  # whole lines: events and pairs
+        head = lines[i].split()[0] if lines[i].split() else ""
+        if head not in ("cast", "phase") and ok(lines[:i] + lines[i + 1:]):
+            del lines[i]
+            continue
+        i += 1
+    for i, line in enumerate(lines):                       # then attributes, one at a time
+        words = line.split()
+        if not words or words[0] in ("cast", "pair", "phase"):
+            continue
+        j = 2
+        while j < len(words):
+            trial = words[:j] + words[j + 1:]
+            if ok(lines[:i] + [" ".join(trial)] + lines[i + 1:]):          # an attribute or the object
+                words = trial
+                lines[i] = " ".join(words)
+                continue
+            j += 1
+    return prune_cast(lines)
+
+
+def prune_cast(lines: list[str]) -> str:
+    """Keep the cast lines of the persons the events and pairs name, and phases that are used."""
+    named = set()
+    for line in lines:
+        words = line.split()
+        if not words or words[0] in ("cast", "phase"):
+            continue
+        if words[0] == "pair":
+            named |= {w.split("=", 1)[1] for w in words[2:]}
+        else:
+            named.add(words[0])
+            named |= {w.split("=", 1)[1] for w in words if w.startswith(("to=", "for="))}
+    out = []
+    for i, line in enumerate(lines):
+        words = line.split()
+        if words and words[0] == "cast" and words[1] not in named:
+            continue
+        if words and words[0] == "phase":
+            nxt = next((w for w in lines[i + 1:] if w.split()), "")
+            if not nxt or nxt.split()[0] == "phase":
+                continue
+        out.append(line)
+    return "\n".join(out) + "\n"

@@ -297,6 +297,15 @@ class Symbolic:
     def agree(self, same: Sequence[tuple[str, str]], i: int, j: int) -> z3.BoolRef:
         return self.all(self.term(a, i) == self.term(b, j) for a, b in same)
 
+    def present(self, p: int) -> z3.BoolRef:
+        """Person p is in the trace's cast. A concrete trace's cast is given; in a search a
+        person is present when an event names him or he is in a pair."""
+        if not self.free_pairs:
+            return z3.BoolVal(True)
+        s = self.slots
+        named = [s[key][t] == p for t in self.steps for key in ("actor", "to", "for")]
+        return z3.Or(self.pair[p] != 0, *named)
+
     def same_pair(self, p: int, q: int) -> z3.BoolRef:
         return z3.And(self.pair[p] == self.pair[q], self.pair[p] != 0)
 

@@ -360,7 +360,8 @@ class CastAbsence(Template):
                 for p in ctx.trace.cast.persons.values() if person_matches(self.who, p)]
 
     def encode(self, sym: Symbolic):
-        return sym.all(sym.Not(sym.person_match(self.who, p)) for p in sym.persons)
+        return sym.all(sym.Not(sym.And(sym.present(p), sym.person_match(self.who, p)))
+                       for p in sym.persons)
 
 
 def person_matches(pp: PersonPattern, person) -> bool:

@@ -166,3 +166,29 @@ def explain_text(r: Rule, passing: str | None, failing: Sequence[str]) -> str:
     for f in failing:
         out.append(f"  failing example  {f}")
     return "\n".join(out)
+
+
+def counterexample_text(rule: Rule, trace, steps: int, saved: str | None) -> str:
+    """TLC-style: numbered steps with the state changes each causes; the violating step marked."""
+    from constraints.check import check_trace
+    from fsm.replay import replay
+
+    rep = replay(trace)
+    bad = {f.event for f in check_trace(trace, [rule]).findings if f.rule == rule.id}
+    out = [f"{rule.location}: counterexample: the machines and the other rules allow what "
+           f"{rule.id} ({rule.catalogue} {rule.name}) forbids ({steps} step{'s' if steps != 1 else ''}, "
+           "shortest)"]
+    for p in trace.cast.pairs.values():
+        out.append(f"     pair {p.name}: 上射 {p.upper}, 下射 {p.lower}")
+    for e in trace.events:
+        changes = "; ".join(f"{who}: {a} → {b}" for who, a, b in rep.changes[e.index])
+        mark = "  ✗" if e.index in bad else ""
+        note = f"  # {changes}" if changes else ""
+        out.append(f"  {e.index + 1:>2}  {e.phase or '':<4} {e.render()}{note}{mark}")
+    if any(e is None for e in bad):
+        out.append("  ✗ the cast itself (the pairs) breaks the rule")
+    for c in rule.citations:
+        out.append(f"  text  {c}")
+    if saved:
+        out.append(f"  saved {saved}  (xiangshe check {saved} reports exactly {rule.id})")
+    return "\n".join(out)

@@ -207,13 +207,13 @@ def _phi45(s: Staging) -> None:
         s.ev(f"{giver} 就席", 213, "(pledger back to his mat)")
     # those below
     last = chain[-1]
-    s.comment("辩，遂酬在下者 (L213): those below come up and receive at 西阶上")
+    s.comment("辩，遂酬 在下者 (L213): those below come up and receive at 西阶上")
     giver = last
     for k, taker in enumerate(BELOW):
         s.ev(f"司正 作 to={taker} words=某酬某子", 212)
         s.ev(f"{taker} 升 at=西阶", 213, "皆升" if k == 0 else "")
         s.ev(f"{taker} 立 at=西阶上", 213, "受酬于西阶上" if k == 0 else "")
-        s.ev(f"{giver} 酬 {cup} to={taker}", 213, "遂酬在下者" if k == 0 else "")
+        s.ev(f"{giver} 酬 {cup} to={taker}", 213, "辩，遂酬 在下者" if k == 0 else "")
         _chou_link(s, giver, taker, cup, 213)
         s.ev(f"{giver} 就席" if giver == last else f"{giver} 降 at=西阶", 213)
         giver = taker
@@ -372,7 +372,8 @@ def _phi48(s: Staging) -> None:
         s.ev(f"{z} 就席", 228, "坐" if k == 0 else "")
     s.ev("弟子7 羞", 228, "乃羞")
     s.comment("无算爵 (L228–232): two cycles are staged; the cups cross (错) and go down to those below")
-    s.ev("主人 命 to=执觯者1", 229, "使二人举觯" if zun else "(若无大夫，则唯宾: one cup)")
+    s.ev("主人 命 to=执觯者1", 228, "无算爵。使二人举觯" if zun else
+         "无算爵 (若无大夫，则唯宾: one cup)")
     if zun:
         s.ev("主人 命 to=执觯者2", 229)
     for cycle in range(2):
@@ -427,7 +428,10 @@ def _wu_suan_cycle(s: Staging, cups: list[str], targets: list[str], zun: list[st
         s.ev(f"{giver} 兴", 230, w("辩，卒受者兴") if k == 0 else "")
         s.ev(f"{giver} 适 at=西阶上", 230, w("以旅在下者于西阶上") if k == 0 else "")
         for j, taker in enumerate(belows[k]):
-            s.ev(f"{taker} 升 at=西阶", 231)
+            if taker in bearers:
+                s.ev(f"{taker} 升 at=西阶", 232, w("执觯者皆与旅") if taker == bearers[0] else "")
+            else:
+                s.ev(f"{taker} 升 at=西阶", 231)
             _pass_on(s, giver, taker, cups[k], "旅", 231,
                      w("长受酬，酬者不拜，乃饮，卒觯，以实之") if k == 0 and j == 0 else "")
             if giver == holders[k]:

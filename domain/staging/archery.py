@@ -305,6 +305,32 @@ def collect_arrows(s: Staging, rnd: int, line: int = 148) -> None:
     _ev(s, "司马 乘矢 楅", line + 1, "司马乘矢如初")
 
 
+def lay_out_count(s: Staging, side: str, n: int) -> None:
+    """How the counted tallies of one side are laid out (L151–153): every ten 纯 lengthwise, each
+    bundle apart (十纯则缩而委之，每委异之), the remaining 纯 crosswise below them (有余纯，则横于下),
+    an odd tally lengthwise below the 纯 (奇则又缩诸纯下); the left side likewise (一纯以委，十则异之，
+    其余如右获)."""
+    pairs, odd = divmod(n, 2)
+    tens, rest = divmod(pairs, 10)
+    right = side == "右"
+    for i in range(tens):
+        if right:
+            _ev(s, "释获者 缩 算 side=右", 151, "十纯则缩而委之" if i == 0 else "每委异之")
+        else:
+            _ev(s, "释获者 缩 算 side=左", 153, "一纯以委，十则异之" if i == 0 else "十则异之")
+    if rest:
+        if right:
+            _ev(s, "释获者 横 算 side=右", 152, f"有余纯，则横于下 ({rest} 纯)" if tens else
+                f"({rest} 纯, fewer than ten: all laid crosswise)")
+        else:
+            _ev(s, "释获者 横 算 side=左", 153, f"其余如右获 ({rest} 纯 laid crosswise)")
+    if odd:
+        if right:
+            _ev(s, "释获者 奇 算 side=右", 152, "一算为奇，奇则又缩诸纯下")
+        else:
+            _ev(s, "释获者 奇 算 side=左", 153, "其余如右获 (奇则又缩诸纯下)")
+
+
 def count_and_announce(s: Staging, rnd: int, right: int, left: int) -> str:
     """数获·告贤获 (L150–157): the 司射 watches, the 释获者 counts the right, then the left, takes
     the 贤获 (the winner's surplus; one tally of each side if 钧), announces it to the 宾 —
@@ -318,8 +344,10 @@ def count_and_announce(s: Staging, rnd: int, right: int, left: int) -> str:
     _ev(s, "司射 立 at=中南 face=北面", 150, "立于中南")
     _ev(s, "司射 视算", 150, "北面视算")
     _ev(s, "释获者 数获 算 side=右", 151, f"释获者东面于中西坐，先数右获 ({right} = {chun(right)})")
+    lay_out_count(s, "右", right)
     _ev(s, "释获者 数获 算 side=左", 153,
         f"自前适左，东面；坐，兼敛算 … 其余如右获 ({left} = {chun(left)})")
+    lay_out_count(s, "左", left)
     _ev(s, "司射 复位", 153, "司射复位")
     margin = abs(right - left)
     if right == left:
@@ -497,7 +525,32 @@ def phase15(s: Staging) -> None:
     """纳射器 (L75–77)."""
     _ev(s, "司射 降 at=西阶", 75, "司射降自西阶")
     _ev(s, "司射 命 to=弟子7 at=阶前 face=西面", 75, "阶前西面，命弟子纳射器")
-    _ev(s, "弟子7 纳射器 at=堂西", 75, "乃纳射器，皆在堂西 (L75–77: bows at 西序, 堂西, 东序东)")
+    _ev(s, "弟子7 纳射器 at=堂西", 75, "乃纳射器，皆在堂西")
+    lay_gear(s)
+
+
+def lay_gear(s: Staging) -> None:
+    """Where the gear of those who shoot is laid (L75–77): the 宾's and the 大夫's bows lean on
+    the 西序 with the arrows beneath them, the 众's bows lean at the 堂西 with the arrows on top,
+    the 主人's bow and arrows are east of the 东序."""
+    first: set[str] = set()
+
+    def words(key: str, text: str) -> str:
+        if key in first:
+            return f"({text})"
+        first.add(key)
+        return text
+
+    for who in s.shooters:
+        if who == "宾" or who in s.dafu_names:
+            _ev(s, f"弟子7 倚 弓 to={who} at=西序", 75, words("西序弓", "宾与大夫之弓倚于西序"))
+            _ev(s, f"弟子7 奠 矢 to={who} at=西序", 75, words("西序矢", "矢在弓下，北括"))
+        elif who == "主人":
+            _ev(s, "弟子7 倚 弓 to=主人 at=东序东", "76–77", "主人之弓矢，在东序东")
+            _ev(s, "弟子7 奠 矢 to=主人 at=东序东", "76–77", "主人之弓矢，在东序东")
+        else:
+            _ev(s, f"弟子7 倚 弓 to={who} at=堂西", 76, words("众弓", "众弓倚于堂西"))
+            _ev(s, f"弟子7 奠 矢 to={who} at=堂西", 76, words("众矢", "矢在其上"))
 
 
 def phase16(s: Staging) -> None:
@@ -792,25 +845,67 @@ def phase24(s: Staging) -> None:
             _ev(s, f"{w} 进", 120, "进立于司马之西南")
     _ev(s, f"司射 作 to={san[0].upper}", 121, "司射作上耦取矢")
     _ev(s, "司射 反位", 121, "司射反位")
-    for p in san:
+    _advance_r2(s, san[0], first=True)
+    for k, p in enumerate(san):
         u, l = p.upper, p.lower
-        _ev(s, f"{u} 揖", 121, "上耦揖进；当楅北面揖，及楅揖")
-        _ev(s, f"{l} 揖", 121)
+        _ev(s, f"{u} 揖 face=北面", 121, "当楅北面揖")
+        _ev(s, f"{l} 揖 face=北面", 121)
+        _ev(s, f"{u} 揖 at=楅", 121, "及楅揖")
+        _ev(s, f"{l} 揖 at=楅", 121)
+        _ev(s, f"{u} 立 at=楅 face=东面", "121–122", "上射东面")
+        _ev(s, f"{l} 立 at=楅 face=西面", 122, "下射西面")
         for i in range(1, 5):
-            _ev(s, f"{u} 横弓 弓", 122, "上射…坐，横弓")
+            _ev(s, f"{u} 横弓 弓", 122, "上射揖进，坐，横弓")
             _ev(s, f"{u} 拾取矢 矢 arrow={i}", 122, "却手自弓下取一个，兼诸弣，顺羽")
             _ev(s, f"{u} 执弓 弓", 123, "且兴；执弦而左还")
             _ev(s, f"{l} 横弓 弓", 123, "下射进，坐，横弓")
             _ev(s, f"{l} 拾取矢 矢 arrow={i}", 123, "覆手自弓上取一个")
             _ev(s, f"{l} 执弓 弓", 124, "兴；其他如上射")
-        _ev(s, f"{u} 搢三挟一个 矢", 125, "当楅南，皆左还，北面，搢三挟一个")
-        _ev(s, f"{l} 搢三挟一个 矢", 125)
-        _ev(s, f"{u} 反位", 125, "退反位")
-        _ev(s, f"{l} 反位", 125)
+        _withdraw_r2(s, p, san[k + 1] if k + 1 < len(san) else None)
     last = san[-1].lower
     _ev(s, f"{last} 取矢 at=楅", 126, "后者遂取诱射之矢，兼乘矢而取之")
     _ev(s, f"{last} 授 to=有司 at=西方", 126, "以授有司于西方")
     _ev(s, f"{last} 反位", 127, "而后反位")
+
+
+def _advance_r2(s: Staging, p: Pair, first: bool) -> None:
+    """A pair of the 三耦 comes forward to take its arrows (上耦揖进; the next ones 亦如之)."""
+    if first:
+        _ev(s, f"{p.upper} 揖", 121, "上耦揖进")
+    else:
+        _ev(s, f"{p.upper} 揖", 126, "三耦拾取矢，亦如之 (上耦揖进)")
+    _ev(s, f"{p.lower} 揖", 121 if first else 126)
+
+
+def _withdraw_r2(s: Staging, p: Pair, nxt: Pair | None) -> None:
+    """A pair has its four arrows each and withdraws (L124–125), passing the next pair as it
+    comes forward (与进者相左，相揖)."""
+    u, l = p.upper, p.lower
+    _ev(s, f"{u} 揖", 124, "既拾取乘矢，揖")
+    _ev(s, f"{l} 揖", 124)
+    _ev(s, f"{u} 左还", 124, "皆左还")
+    _ev(s, f"{l} 左还", 124)
+    _ev(s, f"{u} 揖 face=南面", 124, "南面揖")
+    _ev(s, f"{l} 揖 face=南面", 124)
+    _ev(s, f"{u} 少进", 124, "皆少进")
+    _ev(s, f"{l} 少进", 124)
+    _ev(s, f"{u} 左还 at=楅南", "124–125", "当楅南，皆左还")
+    _ev(s, f"{l} 左还 at=楅南", "124–125")
+    _ev(s, f"{u} 搢三挟一个 矢 face=北面", 125, "北面，搢三挟一个")
+    _ev(s, f"{l} 搢三挟一个 矢 face=北面", 125)
+    _ev(s, f"{u} 揖", 125, "揖，皆左还，上射于右")
+    _ev(s, f"{l} 揖", 125)
+    _ev(s, f"{u} 左还", 125, "皆左还，上射于右")
+    _ev(s, f"{l} 左还", 125)
+    if nxt:
+        _advance_r2(s, nxt, first=False)
+        _ev(s, f"{u} 相揖 to={nxt.upper}", 125, "与进者相左，相揖")
+        _ev(s, f"{l} 相揖 to={nxt.lower}", 125, "与进者相左，相揖")
+    _ev(s, f"{u} 反位", 125, "退反位")
+    if nxt:
+        _ev(s, f"{l} 反位", 125)
+    else:
+        s.comment("L126 the last (后者) goes on to take the 诱射 arrows before he goes back")
 
 
 def phase25(s: Staging) -> None:
@@ -855,6 +950,8 @@ def phase26(s: Staging) -> None:
     _ev(s, "释获者 受算 算", 133, "兴受算")
     _ev(s, "释获者 实算 算", 133, "坐实八算于中")
     _ev(s, "释获者 委算 算", 133, "横委其馀于中西，南末")
+    _ev(s, "释获者 兴", 134, "兴，共而俟")
+    _ev(s, "释获者 俟", 134, "共而俟")
     _ev(s, "司射 进", 134, "司射遂进，由堂下")
     _ev(s, "司射 命 face=北面 words=不贯不释", 134, "北面命曰：“不贯不释！”")
     _ev(s, f"{first.upper} 揖", 134, "上射揖")

@@ -33,7 +33,8 @@ from contextlib import contextmanager
 
 from domain.staging import Pair, Staging
 from domain.staging.archery import (SIDES, ascend_pair, bin_pair, chun, collect_arrows, dafu_pairs,
-                                    descend_pair, drink_losers, losers_for, reload_tallies,
+                                    descend_pair, drink_losers, lay_out_count, losers_for,
+                                    reload_tallies,
                                     report_done, results_for, shoot_pair, tallies)
 
 
@@ -144,13 +145,19 @@ def scored(s: Staging, beats) -> tuple[int, int]:
 
 
 @contextmanager
-def ruchu(s: Staging, line: int) -> Iterator[None]:
+def ruchu(s: Staging, line: int, says: dict[str, str] | None = None) -> Iterator[None]:
     """Events written by a reused round-2 sequence enact the round-3 line `line` (「如初」): they
-    cite it, and keep the line of the round-2 text they repeat in their comment."""
+    cite it, and keep the round-2 words they repeat, with their line, as a note in parentheses
+    (a note, not a quotation of line `line`). `says` maps an act to the words of line `line`
+    itself that the first event with that act enacts (「卒射，降」 → {"降": "卒射，降"})."""
     ev = s.ev
+    own = dict(says or {})
 
     def cite(text: str, orig, note: str = "") -> None:
-        ev(text, line, f"{note} (如初, L{orig})" if note else f"(如初, L{orig})")
+        words = own.pop(text.split()[1], "")
+        note = re.sub(r"[()]", "", note).strip()
+        ref = f"(如初, L{orig}: {note})" if note else f"(如初, L{orig})"
+        ev(text, line, f"{words} {ref}" if words else ref)
 
     s.ev = cite  # type: ignore[method-assign]
     try:
@@ -505,7 +512,7 @@ def qing_yi_yue(s: Staging) -> None:
 
 
 # -- Φ39 第三番射 --------------------------------------------------------------------------------
-def _bin_zhuren(s: Staging, p: Pair, shoot) -> None:
+def _bin_zhuren(s: Staging, p: Pair, shoot, says: dict[str, str] | None = None) -> None:
     """宾·主人 shoot as in Φ28 (如初); their arrows, taken up and belted in Φ37, come with the bow
     (no 有司 授矢, no second 搢三挟一个)."""
     _descend_guests(s, 196, "宾、主人、大夫、众宾继射 (宾、主人、大夫揖，皆由其阶降揖, 如初)")
@@ -513,7 +520,7 @@ def _bin_zhuren(s: Staging, p: Pair, shoot) -> None:
     s.ev("主人 执弓 弓", 196, "(执弓; his arrows are 搢三挟一个 since Φ37)")
     s.ev("宾 袒决遂 at=堂西", 196, "(如初: 宾于堂西亦如之)")
     s.ev("宾 执弓 弓", 196, "")
-    with ruchu(s, 196):
+    with ruchu(s, 196, says):
         s.ev("宾 揖", 139, "皆由其阶，阶下揖")
         s.ev("主人 揖", 139)
         s.ev("宾 升 at=西阶", 139, "升堂揖")
@@ -537,14 +544,14 @@ def _bin_zhuren(s: Staging, p: Pair, shoot) -> None:
         s.ev("主人 就席", 141)
 
 
-def _dafu(s: Staging, p: Pair, shoot) -> None:
+def _dafu(s: Staging, p: Pair, shoot, says: dict[str, str] | None = None) -> None:
     """A 大夫 and his partner shoot as in Φ29 (如初); the 大夫's arrows are 搢三挟一个 since Φ37."""
     ou, dafu = p.upper, p.lower
     if bin_pair(s) is None and p is dafu_pairs(s)[0]:
         _descend_guests(s, 196, "宾、主人、大夫、众宾继射 (大夫揖，由其阶降, 如初)")
     s.ev(f"{dafu} 袒决遂 at=堂西", 196, "(如初: 大夫袒决遂)")
     s.ev(f"{dafu} 执弓 弓", 196, "(执弓; his arrows are 搢三挟一个 since Φ37)")
-    with ruchu(s, 196):
+    with ruchu(s, 196, says):
         s.ev(f"{dafu} 进 at=司射之西", 142, "由堂西出于司射之西，就其耦")
         s.ev(f"{dafu} 揖", 143, "大夫为下射，揖进")
         s.ev(f"{ou} 少退", 143, "耦少退")
@@ -582,12 +589,13 @@ def she(s: Staging, beats) -> None:
     for n, p in enumerate(s.pairs):
         k = kind(s, p)
         s.comment(f"{p.name}: {p.upper} (上射) / {p.lower} (下射)")
+        says = {"降": "卒射，降"} if n == len(s.pairs) - 1 else None     # the last pair
         if k == "宾耦":
-            _bin_zhuren(s, p, shoot)
+            _bin_zhuren(s, p, shoot, says)
         elif k == "大夫耦":
-            _dafu(s, p, shoot)
+            _dafu(s, p, shoot, says)
         else:
-            with ruchu(s, 196):
+            with ruchu(s, 196, says):
                 if n:
                     ascend_pair(s, p)
                 shoot(p)
@@ -598,15 +606,18 @@ def she(s: Staging, beats) -> None:
             reload_tallies(s, released)
         if n == 2:
             s.comment("三耦卒射 (L196)")
-    with ruchu(s, 197):
+    with ruchu(s, 197, {"升": "释获者执余获，升" if released < 8 else "升",
+                        "告": "告左右卒射，如初"}):
         report_done(s, released)
 
 
 # -- Φ40 取矢·数获 --------------------------------------------------------------------------------
 def qu_shi(s: Staging) -> None:
     """司马升，命取矢 … 弟子委矢，司马乘之，皆如初 (archery.collect_arrows)."""
-    with ruchu(s, 198):
-        collect_arrows(s, 3, line=198)
+    with ruchu(s, 198, {"升": "司马升", "命取矢": "命取矢", "许诺": "获者许诺", "降": "司马降",
+                        "释弓": "释弓反位", "反位": "释弓反位", "委矢": "弟子委矢",
+                        "乘矢": "司马乘之，皆如初"}):
+        collect_arrows(s, 3)
 
 
 def shu_huo(s: Staging, beats) -> None:
@@ -623,7 +634,9 @@ def shu_huo(s: Staging, beats) -> None:
         s.ev("司射 立 at=中南 face=北面", 150, "立于中南")
         s.ev("司射 视算", 150, "北面视算")
         s.ev("释获者 数获 算 side=右", 151, f"先数右获 ({right} = {chun(right)})")
+        lay_out_count(s, "右", right)
         s.ev("释获者 数获 算 side=左", 153, f"其余如右获 ({left} = {chun(left)})")
+        lay_out_count(s, "左", left)
         s.ev("司射 复位", 153, "司射复位")
     out = s.o.outcome[1]
     if out == "钧":
