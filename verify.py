@@ -20,6 +20,8 @@ ROOT = Path(__file__).resolve().parent
 CANONICAL = ROOT / "traces" / "canonical.trace"
 VIOLATIONS = ROOT / "traces" / "violations"
 FORMATS = click.Choice(["text", "json"])
+CHECK_FORMATS = click.Choice(["text", "json", "sarif", "junit"])
+VERSION = "0.1.0"
 
 
 def _display(path: Path) -> str:
@@ -44,7 +46,7 @@ def _bad(err: Exception) -> BadInput:
 
 
 @click.group(help=__doc__)
-@click.version_option("0.1.0", prog_name="xiangshe")
+@click.version_option(VERSION, prog_name="xiangshe")
 def cli() -> None:
     pass
 
@@ -69,7 +71,8 @@ def _readings(reading: tuple[str, ...], readings_file: Path | None) -> dict[str,
 
 @cli.command()
 @click.argument("files", nargs=-1, type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
+@click.option("--format", "fmt", type=CHECK_FORMATS, default="text", show_default=True,
+              help="text, json, sarif (SARIF 2.1.0, for code scanning) or junit (JUnit XML, for CI)")
 @click.option("--scoring", is_flag=True, help="show the scoring audit arrow by arrow")
 @reading_options
 def check(files: tuple[Path, ...], fmt: str, scoring: bool, reading: tuple[str, ...],
@@ -96,8 +99,15 @@ def check(files: tuple[Path, ...], fmt: str, scoring: bool, reading: tuple[str, 
             errors.append(err.render())
     if errors:
         raise BadInput("\n".join(errors))
-    click.echo(render.check_json(results, chosen) if fmt == "json"
-               else render.check_text(results, chosen, scoring))
+    if fmt == "sarif":
+        from reports.sarif import check_sarif
+        click.echo(check_sarif(results, rules_in_force, chosen, version=VERSION))
+    elif fmt == "junit":
+        from reports.junit import check_junit
+        click.echo(check_junit(results, rules_in_force, chosen))
+    else:
+        click.echo(render.check_json(results, chosen) if fmt == "json"
+                   else render.check_text(results, chosen, scoring))
     sys.exit(0 if all(r.ok for r in results) else 1)
 
 
@@ -264,6 +274,51 @@ def counterexample(rule: str, depth: int, output: Path | None, force: bool, fmt:
                f"{target.location}: inconclusive: the solver gave up at {outcome.depth} steps "
                f"({outcome.reason})")
     sys.exit(3)
+
+
+@cli.command("check-rules")
+@click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
+@click.option("--redundancy", type=click.IntRange(0, 40), default=0, show_default=True,
+              help="also search every rule for a counterexample up to this many steps (slow)")
+@reading_options
+def check_rules(fmt: str, redundancy: int, reading: tuple[str, ...], readings_file: Path | None) -> None:
+    """CI checks on the rulebook: quotes, machines, vacuity, consistency (and redundancy).
+
+    \b
+    Exit status: 0 every check holds; 1 a check fails.
+    """
+    import json
+
+    from constraints.rulebook import active_rules
+    from constraints.rulecheck import check_rulebook
+    from domain.parse import parse_file
+    from fsm.table import tables
+
+    chosen = _readings(reading, readings_file)
+    stagings = [parse_file(p, str(p.relative_to(ROOT))) for p in
+                [CANONICAL, *sorted((ROOT / "traces" / "variants").glob("*.trace"))]]
+    tty = sys.stderr.isatty()
+    progress = (lambda msg: click.echo(f"\r\033[K… {msg}", err=True, nl=False)) if tty else None
+    report = check_rulebook(active_rules(chosen), tables(), stagings, chosen, redundancy, progress)
+    if tty:
+        click.echo("\r\033[K", err=True, nl=False)
+    if fmt == "json":
+        click.echo(json.dumps({"ok": report.ok, "readings": chosen, "checks": [
+            {"check": i.check, "subject": i.subject, "ok": i.ok, "severity": i.severity,
+             "message": i.message, "location": i.location, "quote": i.quote,
+             "source_line": i.source_line} for i in report.items]}, ensure_ascii=False, indent=2))
+    else:
+        for i in report.items:
+            if not i.ok or i.severity == "note" and redundancy:
+                where = f"{i.location}: " if i.location else ""
+                click.echo(f"{where}{i.severity if not i.ok else 'note'}: {i.check}: {i.subject}: {i.message}")
+        by = {}
+        for i in report.items:
+            good, total = by.get(i.check, (0, 0))
+            by[i.check] = (good + (i.ok or i.severity != "error"), total + 1)
+        click.echo("; ".join(f"{c} {g}/{t}" for c, (g, t) in by.items()) +
+                   (" — ok" if report.ok else " — FAILED"))
+    sys.exit(0 if report.ok else 1)
 
 
 @cli.command()

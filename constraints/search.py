@@ -63,6 +63,9 @@ cast 使人1 使人
 cast 从者1 从者
 """
 FREE_PAIRS = 3
+#: roles that can be in a pair (耦), and roles that handle a bow and arrows of their own
+SHOOTER_ROLES = frozenset({"主人", "宾", "大夫", "众宾", "弟子", "君", "诸公"})
+BOW_ROLES = SHOOTER_ROLES | {"司射", "司正"}
 INSTANCES = 2                # object instances per kind in a search (爵1, 爵2 …)
 
 
@@ -150,8 +153,8 @@ def alphabet(rule: Rule, others: Sequence[Rule]) -> set[str]:
             if not needs or (trig is not None and not trig & acts):
                 continue
             more = _acts(needs)
-            if more is None:
-                return every
+            if more is None:        # 「君 *」: any act the alphabet has already satisfies it
+                more = set()
             more = _machine_closure(more, needs)
             if not more <= acts:
                 acts |= more
@@ -171,13 +174,15 @@ class Search:
 
     def __init__(self, k: int, acts: set[str], cast: Cast, free_pairs: int = FREE_PAIRS) -> None:
         self.k, self.acts, self.cast = k, acts, cast
-        self.sym = Symbolic(k, cast, free_pairs=free_pairs, tag=f"k{k}.")
+        self.sym = Symbolic(k, cast, free_pairs=free_pairs, tag=f"k{k}.",
+                            shooter_roles=SHOOTER_ROLES)
+        self.sym.alphabet = acts
         self.vocab = vocabulary()
         d: Domain = self.sym.d
         self.d = d
         self.objects = [(kind, inst) for kind, inst in d.objects
                         if (not self.vocab.objects[kind].personal and int(inst) <= INSTANCES)
-                        or self.vocab.objects[kind].personal]
+                        or (self.vocab.objects[kind].personal and cast.persons[inst].role in BOW_ROLES)]
         self.constraints: list[z3.BoolRef] = []
         self._domains()
         self._machines()
@@ -189,7 +194,9 @@ class Search:
         n_persons = len(d.persons)
         for t in sym.steps:
             c = self.constraints
-            c.append(sym._in(s["act"][t], act_ix))
+            c.append(sym._in(s["act"][t], [0, *act_ix]))                 # 0: an idle step
+            c.append(z3.Implies(s["act"][t] == 0, z3.And(s["obj"][t] == 0, s["to"][t] == 0,
+                                                         s["for"][t] == 0)))
             c += [s["actor"][t] >= 1, s["actor"][t] <= n_persons]
             c.append(sym._in(s["obj"][t], obj_ix))
             for key in ("to", "for"):
@@ -229,7 +236,7 @@ class Search:
         for ok in sym.ok.values():
             self.constraints += ok
 
-    def decode(self, model: z3.ModelRef) -> str:
+    def decode(self, model: z3.ModelRef, upto: int | None = None) -> str:
         """The model as a trace in the line format: the cast, the chosen pairs, the events."""
         d, s = self.d, self.sym.slots
         val = lambda term: model.eval(term, model_completion=True).as_long()  # noqa: E731
@@ -238,8 +245,10 @@ class Search:
         places = ["", *d.places]
         objects = [("", ""), *d.objects]
         phases = {ph.order: pid for pid, ph in self.vocab.phases.items()}
-        present = {p for p in self.sym.persons if z3.is_true(model.eval(self.sym.present(p),
-                                                                         model_completion=True))}
+        cut = upto if upto is not None else self.k
+        present = {p for p in self.sym.persons
+                   if val(self.sym.pair[p]) or any(val(s[key][t]) == p for t in range(cut)
+                                                   if val(s["act"][t]) for key in ("actor", "to", "for"))}
         lines = [line for line in SEARCH_CAST.splitlines() if line.split()[1] in
                  {persons[p] for p in present}]
         pairs: dict[int, dict[int, str]] = {}
@@ -251,6 +260,8 @@ class Search:
             lines.append(f"pair 耦{pid} 上射={members[1]} 下射={members[2]}")
         phase = None
         for t in self.sym.steps:
+            if (upto is not None and t >= upto) or val(s["act"][t]) == 0:
+                continue                                         # past the violation, or idle
             ph = phases.get(val(s["phase"][t]))
             if ph != phase:
                 lines.append(f"phase {ph}")
@@ -274,30 +285,53 @@ class Search:
         return "\n".join(lines) + "\n"
 
 
+STAGES = (4, 8, 12, 16, 24, 32, 40)
+
+
 def refute(rule: Rule, others: Sequence[Rule], depth: int = 12) -> Outcome:
+    """Deepen in stages (an unrolling of 4 steps, then 8, …): short counterexamples are found on
+    small unrollings, which are cheap to build."""
+    done = 0
+    for size in [*[n for n in STAGES if n < depth], depth]:
+        outcome = _refute_within(rule, others, size, start=done + 1)
+        if not isinstance(outcome, Exhausted):
+            return outcome
+        done = size
+    return Exhausted(depth)
+
+
+def _refute_within(rule: Rule, others: Sequence[Rule], depth: int, start: int = 1) -> Outcome:
     """A shortest trace that the machines and `others` allow and `rule` forbids, if one has at
-    most `depth` steps."""
+    most `depth` steps.
+
+    One unrolling of `depth` steps serves every length: steps may be idle, every template is
+    prefix-closed (what step i must satisfy depends only on steps ≤ i), and the question "is the
+    rule broken within the first k steps?" is asked with an assumption literal for k = 1, 2, …,
+    so the solver keeps what it learnt. The first k that is satisfiable is the shortest length."""
     assert rule.template is not None
     others = [r for r in others if r.encoded and r.id != rule.id]
     acts = alphabet(rule, others)
-    relevant = [r for r in others if _relevant(r, acts)]
-    cast = search_cast()
-    for k in range(1, depth + 1):
-        search = Search(k, acts, cast)
-        s = solver()
-        s.set("rlimit", RLIMIT)
-        s.add(search.sym.constraints)
-        s.add(search.constraints)
-        for r in sorted(relevant, key=lambda r: r.id):
-            s.add(r.template.encode(search.sym))
-        s.add(search.sym.constraints)                 # states added by the encodings above
-        s.add(z3.Not(rule.template.encode(search.sym)))
-        s.add(search.sym.constraints)
-        result = s.check()
+    relevant = sorted((r for r in others if _relevant(r, acts)), key=lambda r: r.id)
+    search = Search(depth, acts, search_cast())
+    sym = search.sym
+    formulas = [*search.constraints, *(r.template.encode(sym) for r in relevant)]
+    broken = [z3.Not(c) for c in rule.template.clauses(sym)]
+    s = solver()
+    s.set("rlimit", RLIMIT)
+    s.add(*sym.constraints, *formulas)
+    static = len(broken) == 1 and rule.template.kind in ("pair", "cast_absence")
+    for k in range(start if not static else 1, depth + 1):
+        goal = z3.Bool(f"broken-within-{k}")
+        s.add(z3.Implies(goal, broken[0] if static else z3.Or(broken[:k])))
+        result = s.check(goal)
         if result == z3.sat:
-            text = search.decode(s.model())
-            trace = parse_lines(text, f"<counterexample to {rule.id}>")
-            return Refuted(trace, text, k)
+            model = s.model()
+            # a cast rule's persons are those any step names: keep every step (minimise trims);
+            # an event rule is cut after its first broken step (prefix-closed)
+            upto = None if static else next(i for i in range(k) if z3.is_true(
+                model.eval(broken[i], model_completion=True))) + 1
+            text = search.decode(model, upto)
+            return Refuted(parse_lines(text, f"<counterexample to {rule.id}>"), text, k)
         if result == z3.unknown:
             return Unknown(s.reason_unknown(), k)
     return Exhausted(depth)

@@ -80,7 +80,7 @@ class Symbolic:
     """A k-step unrolling: step terms, person terms, machine state terms, and the template API."""
 
     def __init__(self, k: int, cast: Cast, vocab: Vocabulary | None = None, tag: str = "",
-                 free_pairs: int = 0) -> None:
+                 free_pairs: int = 0, shooter_roles: frozenset[str] | None = None) -> None:
         """`free_pairs` > 0 makes the pairing symbolic: each person's pair (0 = none, or one of
         1…free_pairs) and side are variables, so that a search can choose the pairs."""
         self.k, self.cast, self.vocab = k, cast, vocab or vocabulary()
@@ -97,6 +97,7 @@ class Symbolic:
         self.rank = {i: self.d.rank_ix.get(p.rank or "", 0) for i, p in zip(self.persons, people, strict=True)}
         self.constraints: list[z3.BoolRef] = []
         self.free_pairs = free_pairs
+        self.shooter_roles = shooter_roles
         if free_pairs:
             self.pair = {i: z3.Int(f"{tag}pair_{i}") for i in self.persons}
             self.side = {i: z3.Int(f"{tag}side_{i}") for i in self.persons}
@@ -104,6 +105,8 @@ class Symbolic:
                 self.constraints += [self.pair[i] >= 0, self.pair[i] <= free_pairs,
                                      self.side[i] >= 0, self.side[i] <= 2,
                                      (self.pair[i] == 0) == (self.side[i] == 0)]
+                if shooter_roles is not None and self.role[i] not in shooter_roles:
+                    self.constraints.append(self.pair[i] == 0)      # never in a pair
             for n in range(1, free_pairs + 1):
                 members = self.count(self.pair[i] == n for i in self.persons)
                 sides = z3.Sum([z3.If(self.pair[i] == n, self.side[i], 0) for i in self.persons])
@@ -119,6 +122,7 @@ class Symbolic:
                        for r in range(4)}
         self.rounds[0] = [0, *self.rounds[0]]
         self._match: dict[tuple[Pattern, int], z3.BoolRef] = {}
+        self.alphabet: set[str] | None = None      # a search's acts (None: every act)
         self._term: dict[tuple[str, int], z3.ArithRef] = {}
 
     # -- the template API ----------------------------------------------------------------------
@@ -235,7 +239,8 @@ class Symbolic:
                 out.append((p, z3.BoolVal(True)))
             elif table.shooters:
                 if self.free_pairs:
-                    out.append((p, self.pair[p] != 0))
+                    if self.shooter_roles is None or person.role in self.shooter_roles:
+                        out.append((p, self.pair[p] != 0))
                 elif person.pair:
                     out.append((p, z3.BoolVal(True)))
         return out
@@ -248,7 +253,7 @@ class Symbolic:
 
     def _build_match(self, pat: Pattern, t: int) -> z3.BoolRef:
         s = self.slots
-        parts = []
+        parts = [s["act"][t] != 0]            # an idle step (act 0, in a search) matches nothing
         if pat.acts is not None:
             parts.append(self._in(s["act"][t], [self.d.act_ix[a] for a in pat.acts]))
         if pat.roles is not None:
@@ -338,8 +343,10 @@ class Symbolic:
             else:
                 oid = self.d.obj_ix[inst]
                 concerns = [s["obj"][t] == oid for t in self.steps]
+            acts = self.d.act_ix if self.alphabet is None else \
+                {a: i for a, i in self.d.act_ix.items() if a in self.alphabet}
             states, cons, ok = machine_relation(table, f"{self.tag}{table.slug}:{inst}", concerns,
-                                                s["act"], self.d.act_ix)
+                                                s["act"], acts)
             self.states[key], self.ok[key] = states, ok
             self.constraints += cons
         return self.states[key]

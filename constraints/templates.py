@@ -45,8 +45,13 @@ class Template:
     def holds(self, ctx: Context) -> list[Violation]:
         raise NotImplementedError
 
-    def encode(self, sym: Symbolic):   # -> z3.BoolRef
+    def clauses(self, sym: Symbolic) -> list:
+        """The z3 meaning, one clause per step of the unrolling (what the rule requires of step i,
+        given the steps before it); the cast rules give a single clause."""
         raise NotImplementedError
+
+    def encode(self, sym: Symbolic):   # -> z3.BoolRef
+        return sym.all(self.clauses(sym))
 
     def patterns(self) -> list[Pattern]:
         return [getattr(self, f) for f in self.fields if isinstance(getattr(self, f), Pattern)]
@@ -64,8 +69,8 @@ class Absence(Template):
         return [Violation(e.index, f"「{self.pattern}」 is forbidden")
                 for e in ctx.trace if ctx.matches(self.pattern, e)]
 
-    def encode(self, sym: Symbolic):
-        return sym.all(sym.Not(sym.match(self.pattern, t)) for t in sym.steps)
+    def clauses(self, sym: Symbolic) -> list:
+        return [sym.Not(sym.match(self.pattern, t)) for t in sym.steps]
 
 
 @dataclass(frozen=True)
@@ -89,12 +94,11 @@ class Precedence(Template):
                 seen.add(ctx.key(e, fk))
         return out
 
-    def encode(self, sym: Symbolic):
-        return sym.all(
-            sym.Implies(sym.match(self.then, i),
-                        sym.any(sym.And(sym.match(self.first, j), sym.agree(self.same, i, j))
-                                for j in range(i)))
-            for i in sym.steps)
+    def clauses(self, sym: Symbolic) -> list:
+        return [sym.Implies(sym.match(self.then, i),
+                            sym.any(sym.And(sym.match(self.first, j), sym.agree(self.same, i, j))
+                                    for j in range(i)))
+                for i in sym.steps]
 
 
 @dataclass(frozen=True)
@@ -118,12 +122,12 @@ class Response(Template):
                 seen.add(ctx.key(e, tk))
         return out[::-1]
 
-    def encode(self, sym: Symbolic):
-        return sym.all(
-            sym.Implies(sym.match(self.first, j),
-                        sym.any(sym.And(sym.match(self.then, i), sym.agree(self.same, i, j))
-                                for i in range(j + 1, sym.k)))
-            for j in sym.steps)
+    def clauses(self, sym: Symbolic) -> list:
+        # not prefix-closed: the clause of step j reads the steps after it
+        return [sym.Implies(sym.match(self.first, j),
+                            sym.any(sym.And(sym.match(self.then, i), sym.agree(self.same, i, j))
+                                    for i in range(j + 1, sym.k)))
+                for j in sym.steps]
 
 
 @dataclass(frozen=True)
@@ -149,11 +153,11 @@ class Unique(Template):
                     first.setdefault(ctx.key(e, fk), e.index)
         return out
 
-    def encode(self, sym: Symbolic):
-        return sym.all(
-            sym.Not(sym.And(sym.match(self.pattern, i), sym.match(self.pattern, j),
-                            sym.agree(self.same, i, j)))
-            for i in sym.steps for j in range(i))
+    def clauses(self, sym: Symbolic) -> list:
+        return [sym.all(sym.Not(sym.And(sym.match(self.pattern, i), sym.match(self.pattern, j),
+                                        sym.agree(self.same, i, j)))
+                        for j in range(i))
+                for i in sym.steps]
 
 
 @dataclass(frozen=True)
@@ -179,12 +183,11 @@ class AtMost(Template):
                                                   f"{_desc(self.same)}"))
         return out
 
-    def encode(self, sym: Symbolic):
-        return sym.all(
-            sym.Implies(sym.match(self.pattern, i),
-                        sym.count(sym.And(sym.match(self.pattern, j), sym.agree(self.same, i, j))
-                                  for j in range(i + 1)) <= self.n)
-            for i in sym.steps)
+    def clauses(self, sym: Symbolic) -> list:
+        return [sym.Implies(sym.match(self.pattern, i),
+                            sym.count(sym.And(sym.match(self.pattern, j), sym.agree(self.same, i, j))
+                                      for j in range(i + 1)) <= self.n)
+                for i in sym.steps]
 
 
 _OPS = {"==": lambda a, b: a == b, "<=": lambda a, b: a <= b, ">=": lambda a, b: a >= b}
@@ -217,13 +220,12 @@ class CountBefore(Template):
                 count[ctx.key(e, fk)] += 1
         return out
 
-    def encode(self, sym: Symbolic):
-        return sym.all(
-            sym.Implies(sym.match(self.then, i),
-                        _OPS[self.op](sym.count(sym.And(sym.match(self.first, j),
-                                                        sym.agree(self.same, i, j))
-                                                for j in range(i)), self.n))
-            for i in sym.steps)
+    def clauses(self, sym: Symbolic) -> list:
+        return [sym.Implies(sym.match(self.then, i),
+                            _OPS[self.op](sym.count(sym.And(sym.match(self.first, j),
+                                                            sym.agree(self.same, i, j))
+                                                    for j in range(i)), self.n))
+                for i in sym.steps]
 
 
 @dataclass(frozen=True)
@@ -256,7 +258,7 @@ class AbsenceBetween(Template):
                 state[ctx.key(e, ok)] = -1
         return out
 
-    def encode(self, sym: Symbolic):
+    def clauses(self, sym: Symbolic) -> list:
         # For a then-event i: a forbid at j < i violates when an `after` lies before j and no
         # `after` lies at j or between j and i (an event that is both forbid and after resets).
         clauses = []
@@ -265,7 +267,7 @@ class AbsenceBetween(Template):
             f = [sym.And(sym.match(self.forbid, j), sym.agree(self.same, i, j)) for j in range(i)]
             bad = [sym.And(f[j], sym.any(a[:j]), sym.Not(sym.any(a[j:]))) for j in range(i)]
             clauses.append(sym.Implies(sym.match(self.then, i), sym.Not(sym.any(bad))))
-        return sym.all(clauses)
+        return clauses
 
 
 @dataclass(frozen=True)
@@ -297,7 +299,7 @@ class Alternate(Template):
             nb[k2] += is_b
         return out
 
-    def encode(self, sym: Symbolic):
+    def clauses(self, sym: Symbolic) -> list:
         clauses = []
         for i in sym.steps:
             na = sym.count(sym.And(sym.match(self.a, j), sym.agree(self.same, i, j)) for j in range(i))
@@ -306,7 +308,7 @@ class Alternate(Template):
             clauses.append(sym.Implies(sym.Or(sym.match(self.a, i), sym.match(self.b, i)),
                                        sym.Or(sym.And(sym.match(self.a, i), na == nb),
                                               sym.And(sym.match(self.b, i), na == nb + 1))))
-        return sym.all(clauses)
+        return clauses
 
 
 @dataclass(frozen=True)
@@ -340,11 +342,10 @@ class PairRule(Template):
                                                f"{other}, who is not 「{self.partner}」", pair.line))
         return out
 
-    def encode(self, sym: Symbolic):
-        return sym.all(
-            sym.Implies(sym.And(sym.same_pair(p, q), sym.person_match(self.who, p)),
-                        sym.person_match(self.partner, q))
-            for p in sym.persons for q in sym.persons if p != q)
+    def clauses(self, sym: Symbolic) -> list:
+        return [sym.all(sym.Implies(sym.And(sym.same_pair(p, q), sym.person_match(self.who, p)),
+                                    sym.person_match(self.partner, q))
+                        for p in sym.persons for q in sym.persons if p != q)]
 
 
 @dataclass(frozen=True)
@@ -359,9 +360,9 @@ class CastAbsence(Template):
         return [Violation(None, f"{p.name} is 「{self.who}」", p.pair_line or p.line)
                 for p in ctx.trace.cast.persons.values() if person_matches(self.who, p)]
 
-    def encode(self, sym: Symbolic):
-        return sym.all(sym.Not(sym.And(sym.present(p), sym.person_match(self.who, p)))
-                       for p in sym.persons)
+    def clauses(self, sym: Symbolic) -> list:
+        return [sym.all(sym.Not(sym.And(sym.present(p), sym.person_match(self.who, p)))
+                        for p in sym.persons)]
 
 
 def person_matches(pp: PersonPattern, person) -> bool:

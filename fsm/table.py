@@ -41,6 +41,7 @@ class Table:
     roles: tuple[str, ...] = ()        # roles whose persons run this machine
     shooters: bool = False             # every person in a pair (耦) runs this machine
     state_gloss: tuple[tuple[str, str], ...] = ()
+    final: tuple[str, ...] = ()        # states where an instance's part in the ceremony ends
 
     @property
     def states(self) -> tuple[str, ...]:
@@ -124,7 +125,11 @@ def load_table(path: Path, vocab: Vocabulary) -> Table:
             edges.append(edge)
     glosses = tuple((str(k), str(v)) for k, v in data.get("states", {}).items())
     table = Table(data["name"], data["slug"], data.get("gloss", ""), where, data["initial"],
-                  tuple(edges), objects, roles, bool(data.get("shooters", False)), glosses)
+                  tuple(edges), objects, roles, bool(data.get("shooters", False)), glosses,
+                  tuple(data.get("final", ())))
+    for state in table.final:
+        if state not in table.states:
+            raise RulebookError(where, _line_of(raw_lines, "final"), f"final state {state} is not a state")
     if table.initial not in {e.source for e in edges} | {e.dest for e in edges}:
         raise RulebookError(where, None, f"initial state {table.initial} has no edge")
     return table

@@ -1,0 +1,204 @@
+"""CI checks on the rulebook itself (`xiangshe check-rules`).
+
+- quotes: every rule's and machine edge's quote is verbatim and unambiguous in the text (the
+  loaders refuse anything else; this check reports the counts);
+- machines: every state is reachable from the initial state, and none but a declared final state
+  is a trap (a state with no way out);
+- vacuity: every rule's acts occur in the bundled stagings, and every rule that obliges something
+  (precedence, count, alternation …) is triggered there at least once;
+- consistency: the bundled stagings keep every machine and every rule in force (a witness that
+  they can all hold together), and z3 finds a trace on which all the rules and machines hold
+  together; if it cannot, the unsat core names the rules in conflict, with their quotes;
+- redundancy (optional, slower): a rule with no counterexample up to k steps is implied by the
+  machines and the other rules up to that length — reported, not failed.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from constraints.check import check_trace
+from constraints.pattern import Context
+from constraints.rulebook import Rule
+from domain.trace import Trace
+from fsm.replay import replay
+from fsm.table import Table
+
+Progress = Callable[[str], None]
+
+
+@dataclass
+class Item:
+    check: str                   # quotes | machines | vacuity | consistency | redundancy
+    subject: str                 # a rule id, a machine, a trace …
+    ok: bool
+    message: str
+    location: str | None = None  # where the subject is defined (path:line)
+    quote: str | None = None
+    source_line: int | None = None
+    severity: str = "error"      # error | warning | note
+
+
+@dataclass
+class Report:
+    items: list[Item] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return all(i.ok or i.severity != "error" for i in self.items)
+
+    def add(self, *items: Item) -> None:
+        self.items.extend(items)
+
+
+def check_quotes(rules: Sequence[Rule], tables: Sequence[Table]) -> list[Item]:
+    n_rules = sum(len(r.citations) for r in rules)
+    n_edges = sum(len(t.edges) for t in tables)
+    return [Item("quotes", "all", True, f"{n_rules} rule quotes and {n_edges} machine-edge quotes are "
+                                        "verbatim and unambiguous in xiangsheli.txt")]
+
+
+def check_machines(tables: Sequence[Table]) -> list[Item]:
+    out = []
+    for t in tables:
+        seen = {t.initial}
+        queue = deque([t.initial])
+        while queue:
+            s = queue.popleft()
+            for e in t.edges:
+                if e.source == s and e.dest not in seen:
+                    seen.add(e.dest)
+                    queue.append(e.dest)
+        unreachable = [s for s in t.states if s not in seen]
+        traps = [s for s in t.states if not t.allowed(s) and s not in t.final]
+        ok = not unreachable and not traps
+        msg = (f"{len(t.states)} states, {len(t.edges)} edges: all reachable, no trap"
+               if ok else "; ".join(filter(None, [
+                   f"unreachable: {', '.join(unreachable)}" if unreachable else "",
+                   f"trap states (no way out, not final): {', '.join(traps)}" if traps else ""])))
+        out.append(Item("machines", t.name, ok, msg, t.path))
+    return out
+
+
+def _obliging(rule: Rule) -> list:
+    t = rule.template
+    if t.kind in ("precedence", "count_before", "absence_between"):
+        return [t.then]
+    if t.kind == "alternate":
+        return [t.a, t.b]
+    return []
+
+
+def check_vacuity(rules: Sequence[Rule], stagings: Sequence[Trace]) -> list[Item]:
+    ctxs = [Context(t, replay(t)) for t in stagings]
+    acts = {e.act for t in stagings for e in t}
+    roles = {p.role for t in stagings for p in t.cast.persons.values()}
+    out = []
+    for r in rules:
+        if not r.encoded:
+            continue
+        pats = r.template.patterns()
+        if not pats:          # a cast rule: it speaks of every pair of every staging
+            out.append(Item("vacuity", r.id, True, "applies to the cast of every staging", r.location))
+            continue
+        missing = sorted({a for p in pats for a in (p.acts or ()) if a not in acts})
+        triggers = _obliging(r)
+        fired = not triggers or any(ctx.matches(p, e) for p in triggers for ctx in ctxs
+                                    for e in ctx.trace)
+        ok = fired and len(missing) < len({a for p in pats for a in (p.acts or ())})
+        absent = sorted({role for p in pats for role in (p.roles or ()) if role not in roles})
+        msg = ("triggered in the bundled stagings" if ok else
+               "never triggered in the bundled stagings" + (f" (acts never staged: {', '.join(missing)})"
+                                                           if missing else ""))
+        severity = "error" if not fired else "warning"
+        if not ok and absent:
+            msg += f"; its condition never arises there: no {', '.join(absent)} takes part"
+            severity = "warning"
+        out.append(Item("vacuity", r.id, ok, msg, r.location, r.citations[0].quote,
+                        r.citations[0].line, severity))
+    return out
+
+
+def check_consistency(rules: Sequence[Rule], stagings: Sequence[Trace], readings: dict[str, str]
+                      ) -> list[Item]:
+    out = []
+    for t in stagings:
+        result = check_trace(t, rules, readings)
+        out.append(Item("consistency", t.path, result.ok,
+                        "keeps every machine and every rule in force" if result.ok else
+                        f"{len(result.findings)} violations: {sorted({f.rule for f in result.findings})[:6]}"))
+    out.append(_z3_consistency(rules))
+    return out
+
+
+def _z3_consistency(rules: Sequence[Rule], k: int = 4) -> Item:
+    """All rules and machines together admit a trace of k real events (z3, with an unsat core)."""
+    import z3
+
+    from constraints.search import Search, search_cast
+    from domain.vocabulary import vocabulary
+
+    encoded = [r for r in rules if r.encoded]
+    search = Search(k, set(vocabulary().acts), search_cast())
+    s = z3.Solver()
+    s.set("random_seed", 0)
+    s.set("core.minimize", True)
+    tracked = {}
+    formulas = [r.template.encode(search.sym) for r in encoded]
+    s.add(*search.sym.constraints, *search.constraints)
+    s.add(*[search.sym.slots["act"][t] != 0 for t in search.sym.steps])
+    for r, f in zip(encoded, formulas, strict=True):
+        lit = z3.Bool(r.id)
+        tracked[r.id] = r
+        s.assert_and_track(f, lit)
+    result = s.check()
+    if result == z3.sat:
+        return Item("consistency", "z3", True, f"z3: the {len(encoded)} encoded rules and every machine "
+                                               f"hold together on a trace of {k} events")
+    if result == z3.unknown:
+        return Item("consistency", "z3", False, f"z3 gave up: {s.reason_unknown()}", severity="warning")
+    core = sorted(str(c) for c in s.unsat_core())
+    named = [f"{rid} 「{tracked[rid].citations[0].quote}」" for rid in core if rid in tracked]
+    return Item("consistency", "z3", False, "z3: no trace of {} events keeps them all; the rules in "
+                                            "conflict: {}".format(k, "; ".join(named) or "the machines alone"))
+
+
+def check_redundancy(rules: Sequence[Rule], depth: int, progress: Progress | None = None
+                     ) -> list[Item]:
+    from constraints.search import Exhausted, Unknown, refute
+
+    out = []
+    encoded = [r for r in rules if r.encoded]
+    for i, r in enumerate(encoded, 1):
+        if progress:
+            progress(f"redundancy {i}/{len(encoded)} {r.id}")
+        outcome = refute(r, rules, depth)
+        if isinstance(outcome, Exhausted):
+            out.append(Item("redundancy", r.id, True, f"no counterexample up to {depth} steps: implied by "
+                            "the machines and the other rules up to that length (not a proof)",
+                            r.location, r.citations[0].quote, r.citations[0].line, "note"))
+        elif isinstance(outcome, Unknown):
+            out.append(Item("redundancy", r.id, True, f"inconclusive: {outcome.reason}", r.location,
+                            severity="warning"))
+        else:
+            out.append(Item("redundancy", r.id, True, f"independent: a counterexample of {outcome.steps} "
+                            "steps", r.location, severity="note"))
+    return out
+
+
+def check_rulebook(rules: Sequence[Rule], tables: Sequence[Table], stagings: Sequence[Trace],
+                   readings: dict[str, str], redundancy: int = 0,
+                   progress: Progress | None = None) -> Report:
+    report = Report()
+    for name, step in (("quotes", lambda: check_quotes(rules, tables)),
+                       ("machines", lambda: check_machines(tables)),
+                       ("vacuity", lambda: check_vacuity(rules, stagings)),
+                       ("consistency", lambda: check_consistency(rules, stagings, readings))):
+        if progress:
+            progress(name)
+        report.add(*step())
+    if redundancy:
+        report.add(*check_redundancy(rules, redundancy, progress))
+    return report
