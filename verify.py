@@ -276,8 +276,86 @@ def counterexample(rule: str, depth: int, output: Path | None, force: bool, fmt:
     sys.exit(3)
 
 
-@cli.command("check-rules")
+@cli.command()
+@click.argument("kind", type=click.Choice(["absence", "precedence", "response", "unique", "at_most",
+                                           "count_before", "absence_between", "alternate"]))
+@click.option("--pattern", help="absence, unique, at_most: the events it speaks of")
+@click.option("--first", help="precedence, response, count_before: the earlier events")
+@click.option("--then", "then_", help="precedence, response, count_before, absence_between: the later events")
+@click.option("--after", help="absence_between: the event that opens the window")
+@click.option("--forbid", help="absence_between: what may not happen in the window")
+@click.option("-a", "a_", help="alternate: the events that come first")
+@click.option("-b", "b_", help="alternate: the events that answer them")
+@click.option("--same", multiple=True, metavar="KEY[=KEY]", help="correlate the events on these keys")
+@click.option("-n", type=int, help="at_most, count_before: the number")
+@click.option("--op", type=click.Choice(["==", "<=", ">="]), help="count_before: the comparison")
+@click.option("--depth", type=click.IntRange(1, 40), default=8, show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="save a counterexample as a trace (refused if the file exists)")
 @click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
+@reading_options
+def query(kind: str, pattern, first, then_, after, forbid, a_, b_, same: tuple[str, ...], n, op,
+          depth: int, output: Path | None, fmt: str, reading: tuple[str, ...],
+          readings_file: Path | None) -> None:
+    """Does a property hold for every trace of at most --depth steps that the machines and the
+    rules allow?  The property is a rule template with its patterns, e.g.
+
+    \b
+      xiangshe query absence --pattern "司射 升 * actor.司射=袒·搢扑"
+      xiangshe query precedence --first "* 洗 爵|觯" --then "* 实 爵|觯" --same obj
+
+    \b
+    Exit status: 0 it holds up to --depth steps (not a proof); 1 a counterexample;
+    3 the solver gave up.
+    """
+    import json
+
+    from constraints.rulebook import Rule, _template, active_rules
+    from constraints.search import Exhausted, Refuted, minimise, refute
+    from domain.errors import InputError
+    from domain.parse import parse_lines
+    from domain.text import TEXT
+    from domain.vocabulary import vocabulary
+    from reports import render
+
+    chosen = _readings(reading, readings_file)
+    fields = {"kind": kind, "pattern": pattern, "first": first, "then": then_, "after": after,
+              "forbid": forbid, "a": a_, "b": b_, "n": n, "op": op}
+    data = {k: v for k, v in fields.items() if v is not None}
+    if same:
+        data["same"] = {k: (v or k) for k, _, v in (x.partition("=") for x in same)}
+    try:
+        template = _template(data, vocabulary(), "query", 0)
+    except InputError as err:
+        raise _bad(err) from None
+    prop = Rule("query", "查询", None, "encoded", (TEXT.cite("乡射之礼"),), template, "query", 0)
+    rules_in_force = active_rules(chosen)
+    outcome = refute(prop, rules_in_force, depth)
+    doc = {"property": {k: v for k, v in data.items()}, "depth": depth,
+           "holds": isinstance(outcome, Exhausted), "readings": chosen}
+    if isinstance(outcome, Refuted):
+        text = minimise(outcome.text, prop, [*rules_in_force, prop], chosen)
+        if output is not None:
+            if output.exists():
+                raise BadInput(f"{_display(output)}: error: the file exists; choose another name")
+            output.write_text(text, encoding="utf-8")
+        doc |= {"counterexample": text, "steps": outcome.steps}
+        click.echo(json.dumps(doc, ensure_ascii=False, indent=2) if fmt == "json" else
+                   render.counterexample_text(prop, parse_lines(text, "<counterexample>"),
+                                              outcome.steps, _display(output) if output else None))
+        sys.exit(1)
+    if isinstance(outcome, Exhausted):
+        click.echo(json.dumps(doc, ensure_ascii=False, indent=2) if fmt == "json" else
+                   f"holds for every trace of at most {depth} steps that the machines and the "
+                   f"{sum(r.encoded for r in rules_in_force)} rules allow (a bounded check, not a proof)")
+        sys.exit(0)
+    click.echo(f"inconclusive: the solver gave up ({outcome.reason})")
+    sys.exit(3)
+
+
+@cli.command("check-rules")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif", "junit"]), default="text",
+              show_default=True)
 @click.option("--redundancy", type=click.IntRange(0, 40), default=0, show_default=True,
               help="also search every rule for a counterexample up to this many steps (slow)")
 @reading_options
@@ -302,7 +380,13 @@ def check_rules(fmt: str, redundancy: int, reading: tuple[str, ...], readings_fi
     report = check_rulebook(active_rules(chosen), tables(), stagings, chosen, redundancy, progress)
     if tty:
         click.echo("\r\033[K", err=True, nl=False)
-    if fmt == "json":
+    if fmt == "sarif":
+        from reports.sarif import rulecheck_sarif
+        click.echo(rulecheck_sarif(report, chosen, VERSION))
+    elif fmt == "junit":
+        from reports.junit import rulecheck_junit
+        click.echo(rulecheck_junit(report))
+    elif fmt == "json":
         click.echo(json.dumps({"ok": report.ok, "readings": chosen, "checks": [
             {"check": i.check, "subject": i.subject, "ok": i.ok, "severity": i.severity,
              "message": i.message, "location": i.location, "quote": i.quote,

@@ -175,9 +175,12 @@ def counterexample_text(rule: Rule, trace, steps: int, saved: str | None) -> str
 
     rep = replay(trace)
     bad = {f.event for f in check_trace(trace, [rule]).findings if f.rule == rule.id}
-    out = [f"{rule.location}: counterexample: the machines and the other rules allow what "
-           f"{rule.id} ({rule.catalogue} {rule.name}) forbids ({steps} step{'s' if steps != 1 else ''}, "
-           "shortest)"]
+    plural = f"{steps} step{'s' if steps != 1 else ''}, shortest"
+    if rule.path == "query":
+        out = [f"counterexample to the property: the machines and the rules allow it ({plural})"]
+    else:
+        out = [f"{rule.location}: counterexample: the machines and the other rules allow what "
+               f"{rule.id} ({rule.catalogue} {rule.name}) forbids ({plural})"]
     for p in trace.cast.pairs.values():
         out.append(f"     pair {p.name}: 上射 {p.upper}, 下射 {p.lower}")
     for e in trace.events:
@@ -187,7 +190,7 @@ def counterexample_text(rule: Rule, trace, steps: int, saved: str | None) -> str
         out.append(f"  {e.index + 1:>2}  {e.phase or '':<4} {e.render()}{note}{mark}")
     if any(e is None for e in bad):
         out.append("  ✗ the cast itself (the pairs) breaks the rule")
-    for c in rule.citations:
+    for c in rule.citations if rule.path != "query" else ():
         out.append(f"  text  {c}")
     if saved:
         out.append(f"  saved {saved}  (xiangshe check {saved} reports exactly {rule.id})")

@@ -1,0 +1,77 @@
+"""Render check results as JUnit XML (for CI test reports): a <testsuite> per trace, a <testcase>
+per check made (every encoded rule in force, every machine, every check of the scoring audit), a
+<failure> per finding holding the finding as `check` prints it. `xml.etree` only.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from collections.abc import Sequence
+
+from constraints.check import Result
+from constraints.rulebook import Rule
+from fsm.table import tables
+from reports.render import finding_text
+from reports.sarif import AUDIT_CHECKS, audit_id
+
+
+def check_ids(rules: Sequence[Rule] | None = None) -> list[str]:
+    """The ids of the checks `check` makes: the encoded rules in force (the rules in force under the
+    default readings if None), the machines (machine.<slug>), the audit (audit.<catalogue>)."""
+    if rules is None:
+        from constraints.rulebook import active_rules
+        rules = active_rules()
+    return ([r.id for r in rules if r.encoded] + [f"machine.{t.slug}" for t in tables()]
+            + [audit_id(c) for c, _, _ in AUDIT_CHECKS])
+
+
+def check_junit(results: Sequence[Result], rules: Sequence[Rule] | None = None,
+                readings: dict[str, str] | None = None) -> str:
+    ids = check_ids(rules)
+    root = ET.Element("testsuites", name="xiangshe")
+    total_tests = total_failures = 0
+    for r in results:
+        by_rule: dict[str, list] = {}
+        for f in r.findings:
+            by_rule.setdefault(f.rule, []).append(f)
+        names = ids + [rid for rid in by_rule if rid not in ids]
+        suite = ET.SubElement(root, "testsuite", name=r.path, tests=str(len(names)),
+                              failures=str(len(r.findings)), errors="0", skipped="0")
+        if readings is not None:
+            props = ET.SubElement(suite, "properties")
+            for point, option in readings.items():
+                ET.SubElement(props, "property", name=f"reading.{point}", value=option)
+        for rid in names:
+            case = ET.SubElement(suite, "testcase", classname=r.path, name=rid)
+            for f in by_rule.get(rid, ()):
+                where = f"{r.path}:{f.line}" if f.line else r.path
+                failure = ET.SubElement(case, "failure", message=f"{where}: {f.message}",
+                                        type=rid.split(".")[0] if "." in rid else "rule")
+                failure.text = finding_text(f, r.path)
+        total_tests += len(names)
+        total_failures += len(r.findings)
+    root.set("tests", str(total_tests))
+    root.set("failures", str(total_failures))
+    root.set("errors", "0")
+    ET.indent(root)
+    return ET.tostring(root, encoding="unicode", xml_declaration=True)
+
+
+def rulecheck_junit(report) -> str:
+    """The JUnit XML of `check-rules`: a testcase per check item; failed items fail."""
+    import xml.etree.ElementTree as ET
+
+    failed = [i for i in report.items if not i.ok and i.severity == "error"]
+    suites = ET.Element("testsuites", name="xiangshe check-rules", tests=str(len(report.items)),
+                        failures=str(len(failed)))
+    suite = ET.SubElement(suites, "testsuite", name="check-rules", tests=str(len(report.items)),
+                          failures=str(len(failed)), errors="0", skipped="0")
+    for i in report.items:
+        case = ET.SubElement(suite, "testcase", classname=f"check-rules.{i.check}", name=i.subject)
+        if not i.ok and i.severity == "error":
+            ET.SubElement(case, "failure", message=i.message).text = \
+                f"{i.location or ''} {i.message}".strip()
+        elif not i.ok or i.severity != "error":
+            ET.SubElement(case, "system-out").text = f"{i.severity}: {i.message}"
+    ET.indent(suites)
+    return ET.tostring(suites, encoding="unicode", xml_declaration=True)

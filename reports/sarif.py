@@ -1,0 +1,210 @@
+"""Render check results as SARIF 2.1.0 (for code-scanning UIs): one run, a rule descriptor for every
+encoded rule in force, every machine table and every check of the scoring audit, one result per
+finding. Plain dicts and `json`; tests/test_formats.py validates the output against the official
+schema (tests/schemas/sarif-schema-2.1.0.json).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import PurePath, PurePosixPath, PureWindowsPath
+from urllib.parse import quote
+
+from constraints.check import Finding, Result
+from constraints.rulebook import Rule
+from domain.text import TEXT, Citation
+from fsm.table import Table, tables
+
+SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+TEXT_URI = "domain/xiangsheli.txt"
+AUDIT_DEFINED = "constraints/scoring.py"
+
+#: the checks of the scoring audit that can fail (constraints/scoring.py; check.audit_findings names
+#: them audit.<catalogue>): catalogue id, what is checked, the quote of the text it checks
+AUDIT_CHECKS: tuple[tuple[str, str, str], ...] = (
+    ("R132", "the announcement (右贤于左 / 左贤于右 / 左右钧) agrees with the tallies",
+     "若右胜，则曰：“右贤于左。”"),
+    ("N01", "no shooter looses more than a set of four arrows (乘矢) in a round", "拾发，以将乘矢"),
+    ("N06", "no more than 72 tallies released in a round: of 80 (箭筹八十) eight stay in the 中",
+     "箭筹八十"),
+    ("N08", "no more than eight tallies for one pair in a round: the 中 holds eight", "凿背容八算"),
+)
+
+
+def audit_id(catalogue: str) -> str:
+    return f"audit.{catalogue.lower()}"
+
+
+def artifact_uri(path: str) -> str:
+    """A trace path as a SARIF URI reference: relative paths stay relative (with / separators and
+    percent-encoding where needed); absolute paths become file: URIs."""
+    p: PurePath = PureWindowsPath(path) if "\\" in path else PurePosixPath(path)
+    if p.is_absolute():
+        return p.as_uri()
+    return quote(p.as_posix(), safe="/")
+
+
+def _message(text: str) -> dict:
+    return {"text": text}
+
+
+def _quotes(citations: Sequence[Citation]) -> list[dict]:
+    return [{"text": c.quote, "source_line": c.line} for c in citations]
+
+
+def _quote_lines(citations: Sequence[Citation]) -> list[str]:
+    return [f"「{c.quote}」  {c.source}:{c.line}" + (f"–{c.end_line}" if c.end_line != c.line else "")
+            for c in citations]
+
+
+def rule_descriptor(r: Rule) -> dict:
+    short = f"{r.catalogue} {r.name}" if r.catalogue else r.name
+    crumbs = " › ".join(r.headings)
+    help_lines = [*_quote_lines(r.citations), f"rule  {r.location}" + (f"  {crumbs}" if crumbs else "")]
+    props: dict = {"kind": "rule", "catalogue": r.catalogue, "quotes": _quotes(r.citations),
+                   "category": r.category, "defined": r.location}
+    if r.category:
+        props["tags"] = [r.category]
+    if r.when:
+        props["when"] = [f"{p}={o}" for p, o in r.when]
+    return {"id": r.id, "name": r.name,
+            "shortDescription": _message(short),
+            "fullDescription": _message(r.reading or short),
+            "help": _message("\n".join(help_lines)),
+            "defaultConfiguration": {"level": "error"},
+            "properties": props}
+
+
+def machine_descriptor(t: Table) -> dict:
+    cites = list({e.cite.quote: e.cite for e in t.edges}.values())
+    help_lines = [f"machine  {t.path}: {len(t.edges)} edges from {t.initial}",
+                  *(f"  {e.act}: {e.source} → {e.dest}  「{e.cite.quote}」  {e.cite.source}:{e.cite.line}"
+                    for e in t.edges)]
+    return {"id": f"machine.{t.slug}", "name": t.name,
+            "shortDescription": _message(f"the {t.name} machine"),
+            "fullDescription": _message(t.gloss or f"the {t.name} machine"),
+            "help": _message("\n".join(help_lines)),
+            "defaultConfiguration": {"level": "error"},
+            "properties": {"kind": "machine", "catalogue": None, "quotes": _quotes(cites),
+                           "category": "machine", "defined": t.path, "tags": ["machine"]}}
+
+
+def audit_descriptor(catalogue: str, what: str, quote_: str) -> dict:
+    cite = TEXT.cite(quote_)
+    return {"id": audit_id(catalogue), "name": "数获",
+            "shortDescription": _message(f"{catalogue} 数获: {what}"),
+            "fullDescription": _message(f"the scoring audit: {what}"),
+            "help": _message("\n".join([*_quote_lines([cite]), f"audit  {AUDIT_DEFINED}"])),
+            "defaultConfiguration": {"level": "error"},
+            "properties": {"kind": "audit", "catalogue": catalogue, "quotes": _quotes([cite]),
+                           "category": "scoring", "defined": AUDIT_DEFINED, "tags": ["scoring"]}}
+
+
+def descriptors(rules: Sequence[Rule]) -> list[dict]:
+    """Every check `check` makes: the encoded rules in force, the machines, the scoring audit."""
+    return ([rule_descriptor(r) for r in rules if r.encoded]
+            + [machine_descriptor(t) for t in tables()]
+            + [audit_descriptor(*a) for a in AUDIT_CHECKS])
+
+
+def fingerprint(f: Finding, path: str) -> str:
+    return f"{f.rule}:{path}:{f.line if f.line is not None else ''}"
+
+
+def result(f: Finding, path: str, index: dict[str, int]) -> dict:
+    physical: dict = {"artifactLocation": {"uri": artifact_uri(path)}}
+    if f.line is not None:
+        physical["region"] = {"startLine": f.line}
+    c = f.citation
+    text_region = {"startLine": c.line}
+    if c.end_line != c.line:
+        text_region["endLine"] = c.end_line
+    doc: dict = {"ruleId": f.rule}
+    if f.rule in index:
+        doc["ruleIndex"] = index[f.rule]
+    doc |= {
+        "level": "error",
+        "message": _message(f.message),
+        "locations": [{"physicalLocation": physical}],
+        "relatedLocations": [{"id": 1,
+                              "physicalLocation": {"artifactLocation": {"uri": TEXT_URI},
+                                                   "region": text_region},
+                              "message": _message(f"「{c.quote}」")}],
+        "partialFingerprints": {"xiangshe/v1": fingerprint(f, path)},
+        "properties": {"name": f.name, "catalogue": f.catalogue, "event": f.event,
+                       "quote": c.quote, "source_line": c.line, "defined": f.defined,
+                       "reading": f.reading},
+    }
+    return doc
+
+
+def check_sarif(results: Sequence[Result], rules: Sequence[Rule],
+                readings: dict[str, str] | None = None, version: str | None = None) -> str:
+    """The SARIF log of one `check` invocation: `rules` are the rules in force (the encoded ones are
+    described), `readings` the contested readings followed, `version` the tool's version."""
+    driver: dict = {"name": "xiangshe"}
+    if version:
+        driver["version"] = version
+    driver["rules"] = descriptors(rules)
+    index = {d["id"]: i for i, d in enumerate(driver["rules"])}
+    run: dict = {"tool": {"driver": driver},
+                 "results": [result(f, r.path, index) for r in results for f in r.findings],
+                 "properties": {"readings": dict(readings) if readings is not None else None,
+                                "traces": [{"path": r.path, "ok": r.ok, "events": r.events,
+                                            "violations": len(r.findings)} for r in results]}}
+    log = {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
+    return json.dumps(log, ensure_ascii=False, indent=2)
+
+
+RULEBOOK_CHECKS = {
+    "quotes": "every quote of the rules and machine edges is verbatim and unambiguous in the text",
+    "machines": "every machine state is reachable, and only declared final states have no way out",
+    "vacuity": "every rule is triggered in the bundled stagings",
+    "consistency": "the machines and the rules hold together (the bundled stagings; z3 with an unsat core)",
+    "redundancy": "a rule with no counterexample up to k steps is implied by the others up to that length",
+}
+_LEVEL = {"error": "error", "warning": "warning", "note": "note"}
+
+
+def _defined_at(location: str | None) -> dict | None:
+    if not location:
+        return None
+    path, _, rest = location.partition(":")
+    line = rest.split()[0] if rest else ""
+    loc: dict = {"physicalLocation": {"artifactLocation": {"uri": artifact_uri(path)}}}
+    if line.isdigit():
+        loc["physicalLocation"]["region"] = {"startLine": int(line)}
+    return loc
+
+
+def rulecheck_sarif(report, readings: dict[str, str] | None = None, version: str | None = None) -> str:
+    """The SARIF log of `check-rules`: a descriptor per kind of check, a result per finding
+    (failed checks at level error; warnings and notes at their level)."""
+    driver: dict = {"name": "xiangshe check-rules"}
+    if version:
+        driver["version"] = version
+    driver["rules"] = [{"id": f"check-rules.{name}", "name": name, "shortDescription": _message(text),
+                        "defaultConfiguration": {"level": "error"}}
+                       for name, text in RULEBOOK_CHECKS.items()]
+    index = {d["id"]: i for i, d in enumerate(driver["rules"])}
+    results = []
+    for item in report.items:
+        if item.ok and item.severity == "error":
+            continue
+        rid = f"check-rules.{item.check}"
+        res: dict = {"ruleId": rid, "ruleIndex": index[rid],
+                     "level": _LEVEL[item.severity] if not item.ok else "note",
+                     "message": _message(f"{item.subject}: {item.message}")}
+        where = _defined_at(item.location)
+        if where:
+            res["locations"] = [where]
+        if item.quote and item.source_line:
+            res["relatedLocations"] = [{"id": 1, "message": _message(f"「{item.quote}」"),
+                                        "physicalLocation": {"artifactLocation": {"uri": TEXT_URI},
+                                                             "region": {"startLine": item.source_line}}}]
+        results.append(res)
+    run = {"tool": {"driver": driver}, "results": results,
+           "properties": {"ok": report.ok, "readings": dict(readings) if readings else None}}
+    return json.dumps({"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}, ensure_ascii=False,
+                      indent=2)

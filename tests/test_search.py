@@ -1,0 +1,118 @@
+"""Counterexamples and CI checks on the rulebook (z3)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from constraints import search
+from constraints.check import check_trace
+from constraints.rulebook import active_rules, find_rule, parse_rule_block
+from constraints.rulecheck import check_machines
+from domain.parse import parse_file, parse_lines
+from domain.text import TEXT
+from domain.vocabulary import vocabulary
+from fsm.table import Edge, Table
+from verify import cli
+
+RULES = active_rules()
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+@pytest.mark.parametrize("rule", ["wu-jie", "da-fu-yu-shi-wei-ou", "xian-yong-jue-qi-ta-yong-zhi"])
+def test_counterexample_is_found_saved_and_replays_exactly_the_rule(rule: str, tmp_path: Path) -> None:
+    out = tmp_path / "cex.trace"
+    result = invoke("counterexample", rule, "--depth", "6", "-o", str(out))
+    assert result.exit_code == 1, result.output
+    assert "counterexample" in result.output and "shortest" in result.output
+    findings = check_trace(parse_file(out)).findings
+    assert {f.rule for f in findings} == {rule}
+
+
+def test_counterexample_is_deterministic_from_run_to_run() -> None:
+    """Two runs of the command (two processes, each with a fresh z3) give the same trace."""
+    import subprocess
+    import sys
+    root = Path(__file__).resolve().parents[1]
+    cmd = [sys.executable, "verify.py", "counterexample", "xian-yong-jue-qi-ta-yong-zhi", "--depth", "6",
+           "--format", "json"]
+    a, b = (subprocess.run(cmd, cwd=root, capture_output=True, text=True).stdout for _ in range(2))
+    assert json.loads(a)["trace"] == json.loads(b)["trace"] and json.loads(a)["found"]
+
+
+def test_no_counterexample_up_to_k_is_reported_without_claiming_a_proof() -> None:
+    # the machines already forbid draining a cup that lies in its basket
+    rule = parse_rule_block('id = "t"\nname = "测"\nquote = "不贯不释"\nkind = "absence"\n'
+                            'pattern = "* 卒爵 爵 obj.state=在篚"', "t.md", 1, (), vocabulary())
+    outcome = search.refute(rule, RULES, depth=3)
+    assert isinstance(outcome, search.Exhausted) and outcome.depth == 3
+
+
+def test_solver_giving_up_is_inconclusive_exit_3(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(search, "RLIMIT", 1)
+    result = invoke("counterexample", "xian-yong-jue-qi-ta-yong-zhi", "--depth", "4")
+    assert result.exit_code == 3 and "inconclusive" in result.output
+
+
+def test_counterexample_of_an_unknown_rule_is_a_usage_error() -> None:
+    result = invoke("counterexample", "不贯不放")
+    assert result.exit_code == 2 and "did you mean" in result.output
+
+
+def test_minimise_drops_what_the_counterexample_does_not_need() -> None:
+    [rule] = find_rule("xian-yong-jue-qi-ta-yong-zhi")
+    text = ("cast 主人 主人\ncast 宾 宾\ncast 众宾1 众宾\nphase Φ05\n主人 揖 to=宾\n主人 取 觯1 at=上篚\n"
+            "主人 实 觯1\n主人 献 觯1 to=宾 face=北面\n")
+    small = search.minimise(text, rule, RULES)
+    assert "揖" not in small and "face=" not in small and "众宾1" not in small
+    assert {f.rule for f in check_trace(parse_lines(small, "m")).findings} == {rule.id}
+
+
+def test_check_rules_passes_and_reports_json() -> None:
+    result = invoke("check-rules", "--format", "json")
+    doc = json.loads(result.output)
+    assert result.exit_code == 0 and doc["ok"]
+    checks = {c["check"] for c in doc["checks"]}
+    assert {"quotes", "machines", "vacuity", "consistency"} <= checks
+
+
+def test_machine_checks_find_unreachable_and_trap_states() -> None:
+    cite = TEXT.cite("不贯不释")
+    bad = Table("测", "ce", "", "t.toml", "甲", (Edge("取", "甲", "乙", cite, 1),
+                                                Edge("取", "丙", "甲", cite, 2)), objects=("爵",))
+    [item] = check_machines([bad])
+    assert not item.ok and "unreachable: 丙" in item.message and "trap states" in item.message
+
+
+def test_check_rules_sarif_validates_and_junit_parses() -> None:
+    import xml.etree.ElementTree as ET
+
+    import jsonschema
+    root = Path(__file__).resolve().parents[1]
+    schema = json.loads((root / "tests" / "schemas" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
+    log = json.loads(invoke("check-rules", "--format", "sarif").output)
+    jsonschema.validate(log, schema)
+    assert log["runs"][0]["properties"]["ok"] is True
+    suites = ET.fromstring(invoke("check-rules", "--format", "junit").output.encode())
+    assert suites.get("failures") == "0" and int(suites.get("tests")) > 100
+
+
+def test_query_holds_up_to_k_or_gives_a_counterexample(tmp_path: Path) -> None:
+    held = invoke("query", "absence", "--pattern", "* 卒爵 爵 obj.state=在篚", "--depth", "4")
+    assert held.exit_code == 0 and "not a proof" in held.output
+    out = tmp_path / "q.trace"
+    broken = invoke("query", "precedence", "--first", "* 洗 爵|觯", "--then", "* 实 爵|觯", "--same", "obj",
+                    "--depth", "4", "-o", str(out))
+    assert broken.exit_code == 1 and "counterexample to the property" in broken.output
+    assert any(e.act == "实" for e in parse_file(out))
+
+
+def test_query_with_a_bad_pattern_is_a_usage_error() -> None:
+    result = invoke("query", "absence", "--pattern", "司射 升阶")
+    assert result.exit_code == 2 and "did you mean" in result.output
