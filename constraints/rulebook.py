@@ -15,7 +15,7 @@ from dataclasses import MISSING, dataclass, field
 from functools import cache
 from pathlib import Path
 
-from constraints.pattern import Pattern, check_same, parse_pattern
+from constraints.pattern import check_same, parse_pattern
 from constraints.readings import defaults, parse_when
 from constraints.templates import KINDS, PersonPattern, Template
 from domain.errors import RulebookError, did_you_mean
@@ -230,7 +230,3 @@ def find_rule(word: str, rules: tuple[Rule, ...] | None = None) -> list[Rule]:
     """Rules named by their ASCII id, their Chinese name, or their catalogue id."""
     rules = rules if rules is not None else rulebook()
     return [r for r in rules if word in (r.id, r.name, r.catalogue)]
-
-
-def patterns_of(rule: Rule) -> list[Pattern]:
-    return rule.template.patterns() if rule.template else []

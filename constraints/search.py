@@ -24,9 +24,9 @@ from constraints.pattern import Pattern, machines_of
 from constraints.rulebook import Rule
 from constraints.smt import Domain, Symbolic, solver
 from domain.parse import parse_lines
-from domain.trace import Cast, Person, Trace
+from domain.trace import Cast, Trace
 from domain.vocabulary import vocabulary
-from fsm.table import Table, table_for_object, tables
+from fsm.table import table_for_object, tables
 
 RLIMIT = 60_000_000          # z3's work budget per check (deterministic, unlike a timeout)
 

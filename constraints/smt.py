@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import z3
 
-from constraints.pattern import NONE, PERSON_ATTRS, Pattern, machines_of
+from constraints.pattern import NONE, PERSON_ATTRS, Pattern
 from constraints.rulebook import Rule
 from constraints.templates import PersonPattern
 from domain.trace import SIDES, Cast, Trace
@@ -308,7 +308,8 @@ class Symbolic:
         if not self.free_pairs:
             return z3.BoolVal(True)
         s = self.slots
-        named = [s[key][t] == p for t in self.steps for key in ("actor", "to", "for")]
+        named = [z3.And(s["act"][t] != 0, s[key][t] == p)         # idle steps name nobody
+                 for t in self.steps for key in ("actor", "to", "for")]
         return z3.Or(self.pair[p] != 0, *named)
 
     def same_pair(self, p: int, q: int) -> z3.BoolRef:
@@ -365,11 +366,6 @@ class Symbolic:
                 vals[key] = d.slot_values(key)[v] if v is not None else 0
             out += [self.slots[key][t] == val for key, val in vals.items()]
         return out
-
-
-def rule_machines(rule: Rule) -> list[Table]:
-    assert rule.template is not None
-    return [t for p in rule.template.patterns() for t in machines_of(p)]
 
 
 def holds_on(rule: Rule, trace: Trace) -> bool:

@@ -8,7 +8,7 @@ its phase and, through the vocabulary, its round of shooting.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 SIDES = ("上射", "下射")
@@ -108,9 +108,3 @@ class Trace:
         if 0 < line <= len(self.source_lines):
             return self.source_lines[line - 1]
         return ""
-
-    def with_events(self, events: Sequence[Event]) -> Trace:
-        """The same cast with another list of events (re-indexed), for mutants and tests."""
-        from dataclasses import replace
-        return Trace(self.path, [replace(e, index=i) for i, e in enumerate(events)], self.cast,
-                     self.phase_lines, self.source_lines)

@@ -172,7 +172,7 @@ def _phi45(s: Staging) -> None:
     zun, zhong = _zunzhe(s), _zhongbin(s)
     s.comment(f"the cup of the 一人举觯 ({cup}, 奠于荐西 in Φ09) opens the travelling toast")
     s.ev("宾 降席", 207, "(he leaves his mat for the cup before it)")
-    s.ev(f"宾 坐 face=北面", 207, "宾北面坐")
+    s.ev("宾 坐 face=北面", 207, "宾北面坐")
     s.ev(f"宾 取 {cup} at=俎西", 207, "取俎西之觯")
     s.ev("宾 兴", 207, "兴")
     s.ev("宾 适 at=阼阶上 face=北面", 207, "阼阶上北面")
