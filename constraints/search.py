@@ -285,7 +285,7 @@ class Search:
         return "\n".join(lines) + "\n"
 
 
-STAGES = (4, 8, 12, 16, 24, 32, 40)
+STAGES = (1, 2, 4, 8, 12, 16, 24, 32, 40)
 
 
 def refute(rule: Rule, others: Sequence[Rule], depth: int = 12) -> Outcome:
