@@ -121,6 +121,10 @@ def _acts(patterns: Sequence[Pattern]) -> set[str] | None:
     return out
 
 
+def _kinds(patterns: Sequence[Pattern]) -> set[str]:
+    return {k for p in patterns for k in (p.objs or ())}
+
+
 def _machine_closure(acts: set[str], patterns: Sequence[Pattern]) -> set[str]:
     """Add the acts of the machines whose states a pattern reads, and of the machines of the
     objects a pattern names: they may have to be walked to the state where an act is possible."""
@@ -135,44 +139,64 @@ def _machine_closure(acts: set[str], patterns: Sequence[Pattern]) -> set[str]:
     return out
 
 
+def _can_fire(triggers: Sequence[Pattern], acts: set[str], kinds: set[str]) -> bool:
+    """Can an event of the alphabet (its acts, on its kinds of object or on none) match a trigger?"""
+    for p in triggers:
+        if p.acts is not None and not p.acts & acts:
+            continue
+        if p.objs is not None and not p.objs & kinds:
+            continue
+        return True
+    return False
+
+
 def alphabet(rule: Rule, others: Sequence[Rule]) -> set[str]:
-    """The acts a counterexample to `rule` may use: the rule's own, closed under the machines
-    that must be walked and the obligations of the rules those acts trigger."""
+    return search_space(rule, others)[0]
+
+
+def search_space(rule: Rule, others: Sequence[Rule]) -> tuple[set[str], set[str]]:
+    """The acts and the object kinds a counterexample to `rule` may use: the rule's own, closed
+    under the machines that must be walked and the obligations of the rules they can trigger."""
     every = set(vocabulary().acts)
     pats = rule.template.patterns() if rule.template else []
     acts = _acts(pats)
     if acts is None:
-        return every
+        return every, set(vocabulary().objects)
     acts = _machine_closure(acts, pats)
+    kinds = _kinds(pats) | {k for t in tables() if set(t.acts) & acts for k in t.objects
+                            if any(k in (p.objs or ()) for p in pats)}
     changed = True
     while changed:
         changed = False
         for r in others:
             triggers, needs = _obligations(r)
-            trig = _acts(triggers)
-            if not needs or (trig is not None and not trig & acts):
+            if not needs or not _can_fire(triggers, acts, kinds):
                 continue
             more = _acts(needs)
             if more is None:        # 「君 *」: any act the alphabet has already satisfies it
                 more = set()
             more = _machine_closure(more, needs)
-            if not more <= acts:
+            more_kinds = _kinds(needs)
+            if not (more <= acts and more_kinds <= kinds):
                 acts |= more
+                kinds |= more_kinds
                 changed = True
-    return acts
+    return acts, kinds
 
 
-def _relevant(rule: Rule, acts: set[str]) -> bool:
+def _relevant(rule: Rule, acts: set[str], kinds: set[str] | None = None) -> bool:
+    """Can an event of the search space match one of the rule's patterns?"""
     pats = rule.template.patterns() if rule.template else []
     if not pats:
         return True                           # cast rules always apply
-    return any(p.acts is None or p.acts & acts for p in pats)
+    return _can_fire(pats, acts, kinds if kinds is not None else set(vocabulary().objects))
 
 
 class Search:
     """One search question: the unrolling, its domain and machine constraints, and a decoder."""
 
-    def __init__(self, k: int, acts: set[str], cast: Cast, free_pairs: int = FREE_PAIRS) -> None:
+    def __init__(self, k: int, acts: set[str], cast: Cast, free_pairs: int = FREE_PAIRS,
+                 kinds: set[str] | None = None) -> None:
         self.k, self.acts, self.cast = k, acts, cast
         self.sym = Symbolic(k, cast, free_pairs=free_pairs, tag=f"k{k}.",
                             shooter_roles=SHOOTER_ROLES)
@@ -181,8 +205,10 @@ class Search:
         d: Domain = self.sym.d
         self.d = d
         self.objects = [(kind, inst) for kind, inst in d.objects
-                        if (not self.vocab.objects[kind].personal and int(inst) <= INSTANCES)
-                        or (self.vocab.objects[kind].personal and cast.persons[inst].role in BOW_ROLES)]
+                        if (kinds is None or kind in kinds)
+                        and ((not self.vocab.objects[kind].personal and int(inst) <= INSTANCES)
+                             or (self.vocab.objects[kind].personal
+                                 and cast.persons[inst].role in BOW_ROLES))]
         self.constraints: list[z3.BoolRef] = []
         self._domains()
         self._machines()
@@ -310,9 +336,9 @@ def _refute_within(rule: Rule, others: Sequence[Rule], depth: int, start: int = 
     so the solver keeps what it learnt. The first k that is satisfiable is the shortest length."""
     assert rule.template is not None
     others = [r for r in others if r.encoded and r.id != rule.id]
-    acts = alphabet(rule, others)
-    relevant = sorted((r for r in others if _relevant(r, acts)), key=lambda r: r.id)
-    search = Search(depth, acts, search_cast())
+    acts, kinds = search_space(rule, others)
+    relevant = sorted((r for r in others if _relevant(r, acts, kinds)), key=lambda r: r.id)
+    search = Search(depth, acts, search_cast(), kinds=kinds)
     sym = search.sym
     formulas = [*search.constraints, *(r.template.encode(sym) for r in relevant)]
     broken = [z3.Not(c) for c in rule.template.clauses(sym)]
