@@ -116,3 +116,16 @@ def test_query_holds_up_to_k_or_gives_a_counterexample(tmp_path: Path) -> None:
 def test_query_with_a_bad_pattern_is_a_usage_error() -> None:
     result = invoke("query", "absence", "--pattern", "司射 升阶")
     assert result.exit_code == 2 and "did you mean" in result.output
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rule", [r for r in RULES if r.encoded], ids=lambda r: r.id)
+def test_every_counterexample_replays_exactly_its_rule(rule) -> None:
+    """`pytest -m slow`: for every encoded rule, a counterexample up to 8 steps, if there is one,
+    is confirmed by the checker; none or inconclusive is an allowed, honest answer."""
+    outcome = search.refute(rule, RULES, depth=8)
+    if isinstance(outcome, search.Refuted):
+        text = search.minimise(outcome.text, rule, RULES)
+        assert {f.rule for f in check_trace(parse_lines(text, "cex")).findings} == {rule.id}
+    else:
+        assert isinstance(outcome, (search.Exhausted, search.Unknown))
