@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from constraints.check import check_trace  # noqa: E402
 from constraints.rulebook import active_rules  # noqa: E402
-from constraints.search import Exhausted, Refuted, minimise, refute  # noqa: E402
+from constraints.search import Disagreement, Exhausted, Refuted, minimise, refute  # noqa: E402
 from domain.parse import parse_lines  # noqa: E402
 
 
@@ -32,9 +32,14 @@ def main(argv: list[str]) -> None:
         start = time.perf_counter()
         out = refute(rule, rules, depth)
         if isinstance(out, Refuted):
-            text = minimise(out.text, rule, rules)
-            found = {f.rule for f in check_trace(parse_lines(text, "cex"), rules).findings}
-            kind = "found" if found == {rule.id} else "unconfirmed"
+            try:
+                text = minimise(out.text, rule, rules)
+            except Disagreement:
+                kind = "unconfirmed"
+            else:
+                found = {f.rule for f in check_trace(parse_lines(text, "cex"), rules).findings}
+                kind = "found" if {r for r in found if not r.startswith("audit.")} == {rule.id} \
+                    else "unconfirmed"
         else:
             kind = "none" if isinstance(out, Exhausted) else "unknown"
         took = time.perf_counter() - start

@@ -190,6 +190,9 @@ def counterexample_text(rule: Rule, trace, steps: int, saved: str | None) -> str
         out.append(f"  {e.index + 1:>2}  {e.phase or '':<4} {e.render()}{note}{mark}")
     if any(e is None for e in bad):
         out.append("  ✗ the cast itself (the pairs) breaks the rule")
+    audit = [f for f in check_trace(trace).findings if f.rule.startswith("audit.")]
+    for f in audit:
+        out.append(f"  note: the scoring audit also objects: {f.message} [{f.rule}]")
     for c in rule.citations if rule.path != "query" else ():
         out.append(f"  text  {c}")
     if saved:

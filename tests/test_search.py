@@ -126,6 +126,7 @@ def test_every_counterexample_replays_exactly_its_rule(rule) -> None:
     outcome = search.refute(rule, RULES, depth=8)
     if isinstance(outcome, search.Refuted):
         text = search.minimise(outcome.text, rule, RULES)
-        assert {f.rule for f in check_trace(parse_lines(text, "cex")).findings} == {rule.id}
+        found = {f.rule for f in check_trace(parse_lines(text, "cex")).findings}
+        assert {r for r in found if not r.startswith("audit.")} == {rule.id}
     else:
         assert isinstance(outcome, (search.Exhausted, search.Unknown))
