@@ -266,8 +266,8 @@ def counterexample(rule: str, depth: int, output: Path | None, force: bool, fmt:
         doc["outcome"] = f"none up to {depth} steps"
         click.echo(json.dumps(doc, ensure_ascii=False, indent=2) if fmt == "json" else
                    f"{target.location}: no counterexample to {target.id} of at most {depth} steps "
-                   "(the machines and the other rules forbid whatever it forbids, up to that "
-                   "length; this is not a proof)")
+                   "among the acts and objects it and the rules it triggers involve (a bounded "
+                   "search, not a proof)")
         sys.exit(0)
     doc["outcome"] = f"unknown: {outcome.reason}"
     click.echo(json.dumps(doc, ensure_ascii=False, indent=2) if fmt == "json" else

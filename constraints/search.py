@@ -6,11 +6,12 @@ a property holds for all traces up to k steps. Outcomes are honest: Refuted (wit
 and confirmed by the Python checker), Exhausted (no counterexample up to k steps — never called a
 proof), Unknown (the solver gave up).
 
-The search space is the *alphabet* of the question, closed under the rules that constrain it: the
-acts of the rule's patterns, the acts that reach the machine states its patterns read, and, for
-every rule that can be triggered by an act in the alphabet, the acts that could satisfy it. Events
-outside the alphabet cannot help a counterexample (they would only have to satisfy more rules),
-so this restriction loses none of the shortest counterexamples of the alphabet's own acts.
+The search space is the *alphabet* of the question (acts and kinds of object), closed under the
+rules that constrain it: the acts of the rule's patterns, the acts of the machines that must be
+walked to make them possible (the objects' machines, the person machines of the roles named, the
+machines whose states a pattern reads), and, for every rule an event of the space can trigger, the
+acts that could satisfy it. The closure is a heuristic, not a proof of completeness: "none up to k
+steps" is reported as a result about that space, never as a proof.
 """
 
 from __future__ import annotations
@@ -126,8 +127,9 @@ def _kinds(patterns: Sequence[Pattern]) -> set[str]:
 
 
 def _machine_closure(acts: set[str], patterns: Sequence[Pattern]) -> set[str]:
-    """Add the acts of the machines whose states a pattern reads, and of the machines of the
-    objects a pattern names: they may have to be walked to the state where an act is possible."""
+    """Add the acts of the machines whose states a pattern reads, of the machines of the objects a
+    pattern names, and of the person machines of the roles it names: they may have to be walked to
+    the state where an act is possible."""
     out = set(acts)
     for p in patterns:
         for t in machines_of(p):
@@ -135,6 +137,13 @@ def _machine_closure(acts: set[str], patterns: Sequence[Pattern]) -> set[str]:
         for kind in p.objs or ():
             t = table_for_object(kind)
             if t is not None:
+                out |= set(t.acts)
+        # the person machines of the roles the pattern names, when its acts are theirs: a 宾 can
+        # only 降 once his machine has him on the hall (入, 升 …)
+        for t in tables():
+            if not t.is_person or p.roles is None or not (p.acts or set()) & set(t.acts):
+                continue
+            if set(p.roles) & set(t.roles) or (t.shooters and set(p.roles) & SHOOTER_ROLES):
                 out |= set(t.acts)
     return out
 
