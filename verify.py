@@ -40,6 +40,14 @@ class BadInput(click.ClickException):
         click.echo(self.message, err=True)
 
 
+def _save(output: Path, text: str, force: bool | None = False) -> None:
+    """Write a file the command made; never over one that exists, unless --force."""
+    if output.exists() and not force:
+        advice = "choose another name or use --force" if force is not None else "choose another name"
+        raise BadInput(f"{_display(output)}: error: the file exists; {advice}")
+    output.write_text(text, encoding="utf-8")
+
+
 def _bad(err: Exception) -> BadInput:
     render = getattr(err, "render", None)
     return BadInput(render() if render else str(err))
@@ -171,9 +179,7 @@ def generate(output: Path | None, force: bool, fmt: str, arrows: tuple[str, ...]
     if output is None:
         click.echo(text, nl=False)
         return
-    if output.exists() and not force:
-        raise BadInput(f"{_display(output)}: error: the file exists; choose another name or use --force")
-    output.write_text(text, encoding="utf-8")
+    _save(output, text, force)
     click.echo(f"wrote {_display(output)}", err=True)
 
 
@@ -250,11 +256,9 @@ def counterexample(rule: str, depth: int, output: Path | None, force: bool, fmt:
         text = minimise(outcome.text, target, rules_in_force, chosen)
         trace = parse_lines(text, "<counterexample>")
         if output is not None:
-            if output.exists() and not force:
-                raise BadInput(f"{_display(output)}: error: the file exists; choose another name or use --force")
             header = (f"# a counterexample to {target.id} ({target.catalogue} {target.name}): "
                       f"{outcome.steps} steps, shortest; `xiangshe check` reports exactly this rule\n")
-            output.write_text(header + text, encoding="utf-8")
+            _save(output, header + text, force)
             doc["trace_file"] = _display(output)
         doc["trace"] = text
         if fmt == "json":
@@ -336,9 +340,7 @@ def query(kind: str, pattern, first, then_, after, forbid, a_, b_, same: tuple[s
     if isinstance(outcome, Refuted):
         text = minimise(outcome.text, prop, [*rules_in_force, prop], chosen)
         if output is not None:
-            if output.exists():
-                raise BadInput(f"{_display(output)}: error: the file exists; choose another name")
-            output.write_text(text, encoding="utf-8")
+            _save(output, text, force=None)          # query has no --force
         doc |= {"counterexample": text, "steps": outcome.steps}
         click.echo(json.dumps(doc, ensure_ascii=False, indent=2) if fmt == "json" else
                    render.counterexample_text(prop, parse_lines(text, "<counterexample>"),

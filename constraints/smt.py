@@ -166,6 +166,11 @@ class Symbolic:
                 runs.append([i, i])
         return self.any(term == lo if lo == hi else z3.And(term >= lo, term <= hi) for lo, hi in runs)
 
+    @staticmethod
+    def _ix(index: dict[str, int], values: frozenset[str]) -> set[int]:
+        """The indices of `values` in `index`, with `none` as 0."""
+        return {index[v] for v in values if v != NONE} | ({0} if NONE in values else set())
+
     def _persons_where(self, pred) -> list[int]:
         return [p for p in self.persons if pred(p)]
 
@@ -175,13 +180,11 @@ class Symbolic:
         if attr == "role":
             return z3.Or(nobody, self._in(who, self._persons_where(lambda p: self.role[p] in values)))
         if attr == "rank":
-            ix = {self.d.rank_ix[v] for v in values if v != NONE} | ({0} if NONE in values else set())
+            ix = self._ix(self.d.rank_ix, values)
             return z3.Or(nobody, self._in(who, self._persons_where(lambda p: self.rank[p] in ix)))
         if attr in ("side", "pair"):
             terms = self.side if attr == "side" else self.pair
-            ix = ({self.d.side_ix[v] for v in values if v != NONE} if attr == "side" else set())
-            if NONE in values:
-                ix.add(0)
+            ix = self._ix(self.d.side_ix if attr == "side" else {}, values)
             return z3.Or(nobody, self.any(z3.And(who == p, self._in(terms[p], ix)) for p in self.persons))
         raise KeyError(attr)
 
@@ -198,8 +201,7 @@ class Symbolic:
         if key in PERSON_KEYS:
             return self._person_attr(s[key][t], "role", values)
         if key in ("at", *self.vocab.attributes):
-            ix = self.d.slot_values(key)
-            return self._in(s[key][t], [ix[v] for v in values if v != NONE] + ([0] if NONE in values else []))
+            return self._in(s[key][t], self._ix(self.d.slot_values(key), values))
         if key == "phase":
             return self._in(s["phase"][t], [self.d.phase_ix[v] for v in values])
         if key == "round":
@@ -322,11 +324,9 @@ class Symbolic:
             if key == "role":
                 parts.append(z3.BoolVal(self.role[p] in values))
             elif key == "rank":
-                ix = {self.d.rank_ix[v] for v in values if v != NONE} | ({0} if NONE in values else set())
-                parts.append(z3.BoolVal(self.rank[p] in ix))
+                parts.append(z3.BoolVal(self.rank[p] in self._ix(self.d.rank_ix, values)))
             else:
-                ix = {self.d.side_ix[v] for v in values if v != NONE} | ({0} if NONE in values else set())
-                parts.append(self._in(self.side[p], ix))
+                parts.append(self._in(self.side[p], self._ix(self.d.side_ix, values)))
         return self.all(parts)
 
     # -- machines ------------------------------------------------------------------------------

@@ -102,7 +102,6 @@ def replay(trace: Trace) -> Replay:
                 out.refusals.append(Refusal(e, t, key, before, tuple(t.allowed(before))))
                 continue
             if model.state != before:
-                changed.append((f"{t.name}" if key == t.name or key == e.actor and t.is_person
-                                else key, before, model.state))
+                changed.append((t.name if t.is_person else key, before, model.state))
         out.changes.append(changed)
     return out

@@ -174,7 +174,8 @@ def counterexample_text(rule: Rule, trace, steps: int, saved: str | None) -> str
     from fsm.replay import replay
 
     rep = replay(trace)
-    bad = {f.event for f in check_trace(trace, [rule]).findings if f.rule == rule.id}
+    findings = check_trace(trace, [rule]).findings       # the rule's, and the scoring audit's
+    bad = {f.event for f in findings if f.rule == rule.id}
     plural = f"{steps} step{'s' if steps != 1 else ''}, shortest"
     if rule.path == "query":
         out = [f"counterexample to the property: the machines and the rules allow it ({plural})"]
@@ -190,7 +191,7 @@ def counterexample_text(rule: Rule, trace, steps: int, saved: str | None) -> str
         out.append(f"  {e.index + 1:>2}  {e.phase or '':<4} {e.render()}{note}{mark}")
     if any(e is None for e in bad):
         out.append("  ✗ the cast itself (the pairs) breaks the rule")
-    audit = [f for f in check_trace(trace).findings if f.rule.startswith("audit.")]
+    audit = [f for f in findings if f.rule.startswith("audit.")]
     for f in audit:
         out.append(f"  note: the scoring audit also objects: {f.message} [{f.rule}]")
     for c in rule.citations if rule.path != "query" else ():
