@@ -42,10 +42,16 @@ class BadInput(click.ClickException):
 
 def _save(output: Path, text: str, force: bool | None = False) -> None:
     """Write a file the command made; never over one that exists, unless --force."""
+    advice = "choose another name or use --force" if force is not None else "choose another name"
     if output.exists() and not force:
-        advice = "choose another name or use --force" if force is not None else "choose another name"
         raise BadInput(f"{_display(output)}: error: the file exists; {advice}")
-    output.write_text(text, encoding="utf-8")
+    try:
+        with output.open("w" if force else "x", encoding="utf-8") as f:    # "x": never over a file
+            f.write(text)
+    except FileExistsError:
+        raise BadInput(f"{_display(output)}: error: the file exists; {advice}") from None
+    except OSError as err:
+        raise BadInput(f"{_display(output)}: error: cannot write: {err.strerror}") from None
 
 
 def _bad(err: Exception) -> BadInput:
@@ -441,6 +447,15 @@ def coverage(fmt: str, show_all: bool, minimum: float | None) -> None:
                    f"{totals['percent_accounted']}% accounted for")
     if minimum is not None and totals["percent_accounted"] < minimum:
         sys.exit(1)
+
+
+@cli.command()
+@click.argument("name", type=click.Choice(["check", "trace", "rules", "coverage", "counterexample"]))
+def schema(name: str) -> None:
+    """Print the JSON Schema of NAME: `trace` files, or the JSON output of a command."""
+    import schemas
+
+    click.echo(schemas.text(name), nl=False)
 
 
 def main() -> None:

@@ -27,7 +27,21 @@ from domain.vocabulary import PERSON_KEYS, PLACE_KEYS, Vocabulary, vocabulary
 MAX_BYTES = 64 * 1024 * 1024     # documented limit on one trace file
 MAX_ERRORS = 20
 _NUMBERED = re.compile(r"^(.*?)(\d+)$")
-_SOURCE = re.compile(r"^\s*L(\d+)\b")     # `# L14 主人坐取爵于上篚`: the text line an event enacts
+_SOURCE = re.compile(r"^\s*L([0-9]{1,9})\b")   # `# L14 主人坐取爵于上篚`: the text line an event enacts
+# line breaks as editors count them (str.splitlines also breaks at \v, \f, \x1c-\x1e, \x85, U+2028/9,
+# which may stand inside a JSON string); YAML counts \x85, U+2028 and U+2029 as breaks too
+_BREAKS = re.compile(r"\r\n|\r|\n")
+_YAML_BREAKS = re.compile(r"\r\n|[\r\n\x85\u2028\u2029]")
+
+
+def _lines(text: str, breaks: re.Pattern = _BREAKS) -> list[str]:
+    lines = breaks.split(text)
+    return lines[:-1] if lines and lines[-1] == "" else lines
+
+
+def _ascii_number(s: str, digits: int = 9) -> int | None:
+    """`s` as a number if it is 1–`digits` ASCII digits (not ³ or ٣, not 5,000 digits)."""
+    return int(s) if s.isascii() and s.isdigit() and len(s) <= digits else None
 
 
 class TraceErrors(Exception):
@@ -151,7 +165,7 @@ class _Reader:
                                 f"{kind.name} alone; it is the actor's, or the recipient's with to=")
                 return None
             return ObjectRef(kind.name, to or actor)
-        number = int(suffix) if suffix.isdigit() else 1 if suffix == "" else 0
+        number = 1 if suffix == "" else _ascii_number(suffix, 4) or 0
         if not 1 <= number <= kind.instances:
             self.fail(line, f"{token}: {kind.name} has instances 1–{kind.instances}",
                       f"write {kind.name} or {kind.name}1 … {kind.name}{kind.instances}")
@@ -213,7 +227,7 @@ class _Reader:
 
     def finish(self) -> Trace:
         if not self.events and not self.errors:
-            self.fail(1 if self.lines else 0, "the trace has no events")
+            self.fail(1, "the trace has no events")
         if self.errors:
             raise TraceErrors(self.errors)
         return Trace(self.path, self.events, self.cast, self.phase_lines, self.lines)
@@ -236,10 +250,11 @@ def _read_text(path: Path, display: str) -> str:
     except OSError as err:
         raise TraceErrors([TraceError(display, None, f"cannot read: {err.strerror}")]) from None
     if size > MAX_BYTES:
-        raise TraceErrors([TraceError(display, None, f"file is {size} bytes; the limit is {MAX_BYTES}")])
+        raise TraceErrors([TraceError(display, 1, f"file is {size} bytes; the limit is {MAX_BYTES}")])
     data = path.read_bytes()
     if b"\x00" in data[:8192]:
-        raise TraceErrors([TraceError(display, None, "binary file: a trace is UTF-8 text")])
+        line = data[:data.index(b"\x00")].count(b"\n") + 1
+        raise TraceErrors([TraceError(display, line, "binary file: a trace is UTF-8 text")])
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
@@ -249,7 +264,7 @@ def _read_text(path: Path, display: str) -> str:
 
 def parse_lines(text: str, path: str = "<trace>", vocab: Vocabulary | None = None) -> Trace:
     """Parse the line format."""
-    lines = text.splitlines()
+    lines = _lines(text)
     r = _Reader(path, vocab or vocabulary(), lines)
     for n, raw in enumerate(lines, 1):
         body = raw.split("#", 1)[0].strip()
@@ -311,18 +326,34 @@ def _record(r: _Reader, n: int, rec: dict[str, str], raw: str) -> None:
         attrs = [(k, v) for k, v in rec.items() if k not in ("actor", "act", "obj", "src")]
         src = rec.get("src", "")
         r.event(n, raw, rec["actor"], rec["act"], rec.get("obj"), attrs,
-                int(src[1:]) if src[:1] == "L" and src[1:].isdigit() else None)
+                _ascii_number(src[1:]) if src[:1] == "L" else None)
+
+
+class _DuplicateKey(Exception):
+    pass
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    out: dict[str, object] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKey(key)
+        out[key] = value
+    return out
 
 
 def parse_jsonl(text: str, path: str = "<trace>", vocab: Vocabulary | None = None) -> Trace:
     """Parse JSON Lines (one JSON object per line)."""
-    lines = text.splitlines()
+    lines = _lines(text)
     r = _Reader(path, vocab or vocabulary(), lines)
     for n, raw in enumerate(lines, 1):
         if not raw.strip():
             continue
         try:
-            rec = json.loads(raw)
+            rec = json.loads(raw, object_pairs_hook=_no_duplicate_keys)
+        except _DuplicateKey as err:
+            r.fail(n, f"duplicate key {err.args[0]}")
+            continue
         except json.JSONDecodeError as err:
             r.fail(n, f"not valid JSON: {err.msg} (column {err.colno})")
             continue
@@ -352,7 +383,7 @@ def parse_yaml(text: str, path: str = "<trace>", vocab: Vocabulary | None = None
     """
     import yaml
 
-    lines = text.splitlines()
+    lines = _lines(text, _YAML_BREAKS)
     r = _Reader(path, vocab or vocabulary(), lines)
     try:
         root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))

@@ -1,0 +1,171 @@
+"""Bad input through the command line, every category in every format: exit 2, a message located as
+`path:line: error: …` at the line where it applies, never a traceback, and the file left as it was.
+
+A table: (category, suffix, bytes, the line the error is at, a fragment of the message).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from domain.parse import MAX_BYTES
+from verify import cli
+
+DEEP = 100_000
+CASES: list[tuple[str, str, bytes, int, str]] = [
+    # malformed
+    ("malformed", "trace", "主人\n", 1, "an event needs at least an actor and an act"),
+    ("malformed", "trace", "主人 揖\n主人 献 爵 宾 to=宾\n", 2, "too many words"),
+    ("malformed", "trace", "主人 揖\nto=宾 主人 揖\n", 2, "key=value pairs come after"),
+    ("malformed", "jsonl", '{"actor": "主人", "act": "揖"}\n{"actor": "主人", "act": "献"\n', 2, "not valid JSON"),
+    ("malformed", "jsonl", '{"actor": "主人", "act": "揖"}\n["主人", "揖"]\n', 2, "must be a JSON object"),
+    ("malformed", "jsonl", '{"actor": "主人", "act": "揖"}\n{"act": "揖"}\n', 2, 'needs "actor" and "act"'),
+    ("malformed", "yaml", "- {actor: 主人, act: 揖}\n- [a\n", 3, "not valid YAML"),
+    ("malformed", "yml", "actor: 主人\nact: 揖\n", 1, "a YAML trace is a list of records"),
+    ("malformed", "yaml", "- {actor: 主人, act: 揖}\n- 主人 揖\n", 2, "each record is a mapping"),
+    ("malformed", "yaml", "- {actor: 主人, act: 揖}\n---\n- {actor: 主人, act: 揖}\n", 2, "not valid YAML"),
+    # wrong types
+    ("wrong type", "trace", "主人 拜 to=宾 n=three\n", 1, "n=three: n is one of"),
+    ("wrong type", "trace", "甲 射 矢 arrow=1.5\n", 1, "arrow=1.5"),
+    ("wrong type", "jsonl", '{"actor": "主人", "act": "拜", "to": "宾", "n": 3}\n', 1, "values must be strings: n"),
+    ("wrong type", "jsonl", '{"actor": ["主人"], "act": "揖"}\n', 1, "values must be strings: actor"),
+    ("wrong type", "jsonl", '{"actor": "主人", "act": "揖", "to": null}\n', 1, "values must be strings: to"),
+    ("wrong type", "jsonl", '{"actor": "主人", "act": {"揖": 1}}\n', 1, "values must be strings: act"),
+    ("wrong type", "yaml", "- {actor: 主人, act: 拜, to: 宾, n: three}\n", 1, "n=three: n is one of"),
+    ("wrong type", "yaml", "- {actor: [主人], act: 揖}\n", 1, "keys and values must be plain words"),
+    ("wrong type", "yaml", "- actor: 主人\n  act: 揖\n  to: {宾: 1}\n", 3, "keys and values must be plain words"),
+    ("wrong type", "yml", "- {actor: 主人, act: 拜, to: 宾, n: 3.0}\n", 1, "n=3.0"),
+    # unknown words (with a "did you mean")
+    ("unknown word", "trace", "主人 揖\n释获着 释获 算\n", 2, "unknown person 释获着"),
+    ("unknown word", "trace", "主人 献爵 爵\n", 1, "unknown act 献爵"),
+    ("unknown word", "trace", "主人 取 爵 at=上匪\n", 1, "unknown place 上匪"),
+    ("unknown word", "jsonl", '{"actor": "主人", "act": "献", "obj": "樽"}\n', 1, "unknown object 樽"),
+    ("unknown word", "jsonl", '{"phase": "Φ99"}\n{"actor": "主人", "act": "揖"}\n', 1, "unknown phase Φ99"),
+    ("unknown word", "yaml", "- {actor: 主人, act: 献, obj: 爵, too: 宾}\n", 1, "unknown key too="),
+    ("unknown word", "yml", "- {cast: 甲, role: 宾客}\n- {actor: 主人, act: 揖}\n", 1, "unknown role 宾客"),
+    # duplicate keys
+    ("duplicate key", "trace", "主人 献 爵 to=宾 to=宾\n", 1, "to= is given twice"),
+    ("duplicate key", "jsonl", '{"actor": "主人", "act": "揖"}\n{"actor": "主人", "act": "揖", "actor": "宾"}\n',
+     2, "duplicate key actor"),
+    ("duplicate key", "jsonl", '{"cast": "甲", "role": "弟子", "role": "众宾"}\n', 1, "duplicate key role"),
+    ("duplicate key", "yaml", "- {actor: 主人, act: 揖}\n- actor: 主人\n  act: 揖\n  act: 拜\n", 4,
+     "duplicate key act"),
+    ("duplicate key", "trace", "cast 甲 弟子\ncast 甲 众宾\n甲 揖\n", 2, "甲 is declared twice"),
+    # empty files
+    *[("empty", sfx, "", 1, "the trace has no events") for sfx in ("trace", "jsonl", "yaml", "yml")],
+    ("empty", "trace", "# only a comment\n\n", 1, "the trace has no events"),
+    ("empty", "jsonl", "\n\n", 1, "the trace has no events"),
+    ("empty", "yaml", "# nothing\n", 1, "the trace has no events"),
+    ("empty", "yaml", "[]\n", 1, "the trace has no events"),
+    # binary files, text not in UTF-8
+    *[("binary", sfx, b"\x7fELF\x02\x01\x00\x00\x00", 1, "binary file") for sfx in ("trace", "jsonl", "yaml")],
+    ("binary", "trace", b"\xe4\xb8\xbb\xe4\xba\xba \xe6\x8f\x96\n\x00\x01", 2, "binary file"),
+    ("not UTF-8", "trace", "主人 揖\n".encode() + "主人 拜".encode("gb18030"), 2, "not UTF-8"),
+    ("not UTF-8", "jsonl", '{"actor": "主人", "act": "揖"}\n'.encode("utf-16"), 1, None),
+    ("not UTF-8", "yaml", b"- {actor: \xff}\n", 1, "not UTF-8"),
+    # unsafe YAML tags (and in the other formats, the same words are merely unknown)
+    ("unsafe tag", "yaml", "- !!python/object/apply:os.system ['echo pwned']\n", 1, "is not allowed"),
+    ("unsafe tag", "yaml", "- {actor: 主人, act: !!python/name:os.system 揖}\n", 1, "is not allowed"),
+    ("unsafe tag", "yml", "- !!python/object/new:subprocess.Popen [[ls]]\n", 1, "is not allowed"),
+    ("unsafe tag", "yaml", "- {actor: 主人, act: 揖, n: !!binary aGk=}\n", 1, "is not allowed"),
+    ("unsafe tag", "yaml", "- {actor: 主人, act: !custom 揖}\n", 1, "is not allowed"),
+    ("unsafe tag", "jsonl", '{"actor": "!!python/object/apply:os.system", "act": "揖"}\n', 1, "unknown person"),
+    ("unsafe tag", "trace", "!!python/object/apply:os.system 揖\n", 1, "unknown person"),
+    # very deep nesting
+    ("deep nesting", "jsonl", "[" * DEEP + "\n", 1, "nested too deeply"),
+    ("deep nesting", "jsonl", '{"a": ' * DEEP + "\n", 1, "nested too deeply"),
+    ("deep nesting", "yaml", "[" * DEEP + "\n", 1, "not valid YAML"),
+    ("deep nesting", "yaml", "- " * DEEP + "x\n", 1, "not valid YAML"),
+    ("deep nesting", "yml", "{a: " * DEEP + "\n", 1, "not valid YAML"),
+    ("deep nesting", "trace", "[" * DEEP + " 揖\n", 1, "unknown person"),
+    # numbers that are not ASCII digits, or too long to be a number
+    ("odd number", "trace", "主人 取 爵³\n", 1, "爵 has instances"),
+    ("odd number", "trace", "主人 取 爵٣\n", 1, "爵 has instances"),
+    ("odd number", "trace", "主人 取 爵" + "1" * 5000 + "\n", 1, "爵 has instances"),
+    # a line break that is not one: U+2028 inside a JSON string stays on its line
+    ("line break", "jsonl", '{"actor": "主人", "act": "揖", "words": "a\u2028b"}\n', 1, "words=a\u2028b: words is"),
+    ("line break", "trace", "主人 揖\u2028x\n主人 献爵\n", 1, "bad.trace:2: error: unknown act 献爵"),
+]
+
+
+def _id(case: tuple) -> str:
+    category, suffix, data, line, _ = case
+    return f"{category}-{suffix}-{line}-{len(data)}"
+
+
+def _check(path: Path, line: int, fragment: str | None) -> None:
+    before = path.read_bytes()
+    result = CliRunner().invoke(cli, ["check", str(path)])
+    out = result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert result.exit_code == 2, out
+    assert "Traceback" not in out and "internal error" not in out
+    assert out.startswith(f"{path}:{line}: error: "), out[:300]
+    if fragment is not None:
+        assert fragment in out, out[:300]
+    assert path.read_bytes() == before                      # the user's file is untouched
+
+
+@pytest.mark.parametrize("case", CASES, ids=_id)
+def test_bad_input_exits_2_located_and_untouched(tmp_path: Path, case: tuple) -> None:
+    _category, suffix, data, line, fragment = case
+    path = tmp_path / f"bad.{suffix}"
+    path.write_bytes(data if isinstance(data, bytes) else data.encode("utf-8"))
+    _check(path, line, fragment)
+
+
+def test_every_category_is_tried_in_every_format() -> None:
+    seen = {(c, "yaml" if s == "yml" else s) for c, s, *_ in CASES}
+    for category in ("malformed", "wrong type", "unknown word", "duplicate key", "empty", "binary",
+                     "unsafe tag", "deep nesting"):
+        for suffix in ("trace", "jsonl", "yaml"):
+            assert (category, suffix) in seen, (category, suffix)
+
+
+@pytest.mark.parametrize("suffix", ["trace", "jsonl", "yaml"])
+def test_a_file_over_the_size_limit_is_refused_unread(tmp_path: Path, suffix: str) -> None:
+    path = tmp_path / f"huge.{suffix}"
+    with path.open("wb") as f:                 # sparse: the limit is checked before reading
+        f.truncate(MAX_BYTES + 1)
+    _check(path, 1, f"the limit is {MAX_BYTES}")
+
+
+def test_the_size_limit_is_documented() -> None:
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "trace-format.md").read_text(encoding="utf-8")
+    assert f"{MAX_BYTES // (1024 * 1024)} MiB" in doc
+
+
+def test_errors_in_several_files_are_all_reported(tmp_path: Path) -> None:
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.yaml"
+    a.write_text('{"actor": "主人", "act": "揖", "act": "拜"}\n', encoding="utf-8")
+    b.write_text("- !!python/object/apply:os.system ['true']\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["check", str(a), str(b)])
+    assert result.exit_code == 2
+    assert f"{a}:1: error: duplicate key act" in result.output
+    assert f"{b}:1: error: tag" in result.output
+
+
+# -- output files: generate, counterexample and query never write over a file ------------------------
+
+@pytest.mark.parametrize("args", [
+    ["generate", "--until", "Φ02"],
+    ["counterexample", "wu-jie", "--depth", "6"],
+    ["query", "precedence", "--first", "* 洗 爵|觯", "--then", "* 实 爵|觯", "--same", "obj", "--depth", "4"],
+], ids=["generate", "counterexample", "query"])
+def test_output_files_are_never_overwritten(tmp_path: Path, args: list[str]) -> None:
+    out = tmp_path / "mine.trace"
+    out.write_bytes(b"my own staging\n")
+    result = CliRunner().invoke(cli, [*args, "-o", str(out)])
+    assert result.exit_code == 2, result.output
+    assert f"{out}: error: the file exists" in result.output and "Traceback" not in result.output
+    assert out.read_bytes() == b"my own staging\n"
+
+
+def test_an_output_in_a_missing_directory_is_bad_input(tmp_path: Path) -> None:
+    out = tmp_path / "no" / "such" / "x.trace"
+    result = CliRunner().invoke(cli, ["generate", "--until", "Φ02", "-o", str(out)])
+    assert result.exit_code == 2 and f"{out}: error: cannot write" in result.output
+    assert not out.exists()
