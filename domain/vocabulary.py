@@ -2,10 +2,15 @@
 
 All of it is data in `vocabulary.toml`, in the text's own characters, each entry with an ASCII
 slug and an English gloss. Everything else (parsers, machines, rules) looks words up here.
+
+A word of a trace resolves (`Vocabulary.resolve`) as written; else folded to the vocabulary's
+characters (traditional, variant and Japanese forms: `domain.script.fold`); else as an alias: the
+entry's pinyin slug or its English alias (`en`), case-insensitive.
 """
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, field
 from functools import cache
@@ -18,6 +23,7 @@ VOCABULARY_PATH = Path(__file__).with_name("vocabulary.toml")
 #: event keys whose values are persons, places, or closed attribute values
 PERSON_KEYS = ("to", "for")
 PLACE_KEYS = ("at",)
+_SUFFIX = re.compile(r"^(.*?)-?(\d*)$")     # an alias with an instance number: jue-cup2, jue-cup-2
 
 
 @dataclass(frozen=True)
@@ -28,6 +34,7 @@ class Term:
     slug: str
     gloss: str
     quote: str | None = None
+    en: str | None = None
 
 
 @dataclass(frozen=True)
@@ -48,6 +55,7 @@ class Attribute:
     key: str
     gloss: str
     values: tuple[str, ...]
+    aliases: dict[str, str] = field(default_factory=dict, compare=False)   # slug / en → value
 
 
 @dataclass(frozen=True)
@@ -69,11 +77,72 @@ class Vocabulary:
     attributes: dict[str, Attribute]
     phases: dict[str, Phase]
     role_alias: dict[str, str] = field(default_factory=dict)
+    rank_aliases: dict[str, str] = field(default_factory=dict)
+    #: per section (roles, objects, places, acts, ranks, attr:KEY): lower-cased slug / en → key
+    ascii_aliases: dict[str, dict[str, str]] = field(default_factory=dict)
+    #: every character of every key: a word made only of these needs no folding
+    chars: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         for role in self.roles.values():
             for alias in role.aliases:
                 self.role_alias[alias] = role.name
+        for section in ("roles", "objects", "places", "acts"):
+            table = self.ascii_aliases.setdefault(section, {})
+            for term in getattr(self, section).values():
+                for alias in (term.slug, term.en):
+                    if alias:
+                        table[alias.lower()] = term.name
+        self.ascii_aliases["ranks"] = {k.lower(): v for k, v in self.rank_aliases.items()}
+        for attr in self.attributes.values():
+            self.ascii_aliases[f"attr:{attr.key}"] = {k.lower(): v for k, v in attr.aliases.items()}
+        words = [*self.roles, *self.role_alias, *self.objects, *self.places, *self.acts, *self.ranks]
+        words += [v for a in self.attributes.values() for v in a.values]
+        self.chars = frozenset("".join(words))
+
+    # -- resolution of the words of a trace ----------------------------------------------------
+    def _exact(self, section: str, word: str) -> str | None:
+        if section == "roles":
+            return self.canonical_role(word)
+        if section == "ranks":
+            return word if word in self.ranks else None
+        if section.startswith("attr:"):
+            return word if word in self.attributes[section[5:]].values else None
+        return word if word in getattr(self, section) else None
+
+    def fold(self, word: str) -> str:
+        """The word in the vocabulary's characters (OpenCC is loaded only if some character is
+        not one of the vocabulary's)."""
+        if all(c in self.chars or c.isascii() for c in word):
+            return word
+        from domain.script import fold
+        return fold(word)
+
+    def resolve(self, section: str, word: str) -> str | None:
+        """The key that `word` names in `section` (roles, objects, places, acts, ranks, attr:KEY):
+        as written, folded (traditional and variant characters), or by its slug or English alias."""
+        found = self._exact(section, word)
+        if found is not None:
+            return found
+        folded = self.fold(word)
+        if folded != word:
+            found = self._exact(section, folded)
+            if found is not None:
+                return found
+        return self.ascii_aliases.get(section, {}).get(folded.lower())
+
+    def resolve_object(self, token: str) -> tuple[ObjectKind, str] | None:
+        """An object token (爵2, 觶2, jue2, jue-cup-2) as its kind and instance suffix."""
+        found = self.object_kind(token)
+        if found is not None:
+            return found
+        folded = self.fold(token)
+        found = self.object_kind(folded) if folded != token else None
+        if found is not None:
+            return found
+        m = _SUFFIX.match(folded)
+        name = self.ascii_aliases["objects"].get(m.group(1).lower()) if m else None
+        return (self.objects[name], m.group(2)) if name and m else None
 
     def canonical_role(self, name: str) -> str | None:
         if name in self.roles:
@@ -102,16 +171,41 @@ def _terms(table: dict, cls: type, path: str, section: str) -> dict:
         gloss = entry.pop("gloss", "")
         if not slug or not slug.isascii():
             raise RulebookError(path, None, f"[{section}.{name}] needs an ASCII slug")
-        if slug in slugs:
-            raise RulebookError(path, None,
-                                f"slug {slug!r} of [{section}.{name}] is also the slug of {slugs[slug]}")
-        slugs[slug] = name
+        en = entry.get("en")
+        if en is not None and (not en.isascii() or not en or " " in en):
+            raise RulebookError(path, None, f"[{section}.{name}] en must be one ASCII word (hyphens join)")
+        for alias in (slug, en):
+            if alias is None:
+                continue
+            if alias.lower() in slugs:
+                raise RulebookError(path, None, f"alias {alias!r} of [{section}.{name}] is also an "
+                                                f"alias (slug or en) of {slugs[alias.lower()]}")
+            slugs[alias.lower()] = name
         if "aliases" in entry:
             entry["aliases"] = tuple(entry["aliases"])
         try:
             out[name] = cls(name=name, slug=slug, gloss=gloss, **entry)
         except TypeError as err:
             raise RulebookError(path, None, f"[{section}.{name}]: {err}") from None
+    return out
+
+
+def _value_aliases(table: dict, values: list, path: str, section: str) -> dict[str, str]:
+    """`slugs` and `en`: lists of ASCII aliases of `values`, in the same order."""
+    out: dict[str, str] = {}
+    for kind in ("slugs", "en"):
+        aliases = table.get(kind)
+        if aliases is None:
+            continue
+        if len(aliases) != len(values):
+            raise RulebookError(path, None, f"[{section}] {kind} has {len(aliases)} entries "
+                                            f"for {len(values)} values")
+        for alias, value in zip(aliases, values, strict=True):
+            key = str(alias).lower()
+            if not key.isascii() or out.get(key, str(value)) != str(value):
+                raise RulebookError(path, None, f"[{section}] alias {alias!r} is not ASCII or names "
+                                                f"two values ({out.get(key)}, {value})")
+            out[key] = str(value)
     return out
 
 
@@ -126,11 +220,13 @@ def load_vocabulary(path: Path = VOCABULARY_PATH) -> Vocabulary:
         for order, (pid, p) in enumerate(sorted(data.get("phases", {}).items()), 1)
     }
     attributes = {
-        key: Attribute(key, a.get("gloss", ""), tuple(str(v) for v in a["values"]))
+        key: Attribute(key, a.get("gloss", ""), tuple(str(v) for v in a["values"]),
+                       _value_aliases(a, a["values"], where, f"attributes.{key}"))
         for key, a in data.get("attributes", {}).items()
     }
     vocab = Vocabulary(
         ranks=tuple(data["ranks"]["order"]),
+        rank_aliases=_value_aliases(data["ranks"], data["ranks"]["order"], where, "ranks"),
         roles=_terms(data.get("roles", {}), Role, where, "roles"),
         objects=_terms(data.get("objects", {}), ObjectKind, where, "objects"),
         places=_terms(data.get("places", {}), Term, where, "places"),
