@@ -126,6 +126,46 @@ def check(files: tuple[Path, ...], fmt: str, scoring: bool, reading: tuple[str, 
 
 
 @cli.command()
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="where to write the page (default: reports/<trace>.html; refused if it exists, unless --force)")
+@click.option("--force", is_flag=True, help="overwrite the output file")
+@reading_options
+def report(file: Path, output: Path | None, force: bool, reading: tuple[str, ...],
+           readings_file: Path | None) -> None:
+    """Write the HTML report of FILE: timeline, vessel states, findings, scoring, machine diagrams.
+
+    \b
+    Exit status (as for check): 0 ok, 1 violations (the page is still written), 2 bad input.
+    """
+    from constraints.check import check_trace
+    from constraints.rulebook import active_rules
+    from domain.errors import InputError
+    from domain.parse import TraceErrors, parse_file
+    from reports.html import html_report
+
+    chosen = _readings(reading, readings_file)
+    shown = _display(file)
+    if not file.exists():
+        raise BadInput(f"{shown}: error: no such file")
+    try:
+        trace = parse_file(file, shown)
+        result = check_trace(trace, active_rules(chosen), chosen)
+    except (TraceErrors, InputError) as err:
+        raise _bad(err) from None
+    if output is None:
+        output = Path("reports") / f"{file.stem}.html"
+        output.parent.mkdir(parents=True, exist_ok=True)
+    elif not output.parent.is_dir():
+        raise BadInput(f"{_display(output)}: error: no such directory {_display(output.parent)}")
+    _save(output, html_report(trace, result, chosen, f"xiangshe {VERSION}"), force)
+    n = len(result.findings)
+    click.echo(f"wrote {_display(output)}: {result.events} events, "
+               + (f"{n} violation{'s' if n != 1 else ''}" if n else "no violations"), err=True)
+    sys.exit(0 if result.ok else 1)
+
+
+@cli.command()
 @click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
 @reading_options
 def rules(fmt: str, reading: tuple[str, ...], readings_file: Path | None) -> None:

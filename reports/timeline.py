@@ -1,0 +1,253 @@
+"""The swimlane timeline of a trace, as plain geometry for the HTML template.
+
+x is the event index (a fixed number of px per event, the page scrolls sideways); one lane per
+person of the cast; the phases as bands; each event a mark in its actor's lane (a line down to
+the person it addresses); the violating events red. Below the lanes, one strip per vessel and
+implement instance: its machine's state over time, from the replay.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from constraints.check import Finding
+from domain.trace import Event, Trace
+from domain.vocabulary import vocabulary
+from fsm.replay import Replay
+from fsm.table import table_for_object, tables
+
+PX = 4                  # px per event
+LANE_H = 18
+STRIP_H = 16
+HEAD_H = 58             # rounds, phase ids, phase names
+RULER_H = 16
+GAP_H = 30              # between the lanes and the strips (their heading)
+ROUND_NAMES = {1: "第一番射", 2: "第二番射", 3: "第三番射"}
+#: the state colours of a strip, pale enough for black text
+PALETTE = ("#dbe8f6", "#f6e3c4", "#d6eed5", "#f1d5e3", "#e6dcf4", "#f4f0c2", "#cdebea", "#f3d9cf",
+           "#e0e0e0", "#d9e9c6", "#f6cfd0", "#cfdcf0", "#efe1d0", "#d5ecdf")
+
+
+@dataclass(frozen=True)
+class Lane:
+    name: str
+    label: str              # name, role, pair
+    y: float
+    events: int
+
+
+@dataclass(frozen=True)
+class Band:
+    x: float
+    w: float
+    id: str
+    name: str
+    label: str              # what fits in the band ('' if nothing does)
+    id_label: str
+    shade: bool
+    first_line: int
+
+
+@dataclass(frozen=True)
+class Mark:
+    x: float
+    y: float
+    h: float
+    kind: str               # css class: ev, shot-hit, shot-part, shot-miss, tally, bad
+    title: str
+    to_y: float | None      # the lane of the person addressed (to=/for=)
+    href: str | None        # the rule of a violation
+
+
+@dataclass(frozen=True)
+class Segment:
+    x: float
+    w: float
+    state: str
+    colour: str
+    label: str
+    title: str
+
+
+@dataclass(frozen=True)
+class Strip:
+    key: str
+    machine: str
+    y: float
+    segments: tuple[Segment, ...]
+
+
+@dataclass(frozen=True)
+class Alarm:
+    x: float
+    href: str
+    title: str
+
+
+@dataclass(frozen=True)
+class Timeline:
+    width: float
+    height: float
+    lanes: tuple[Lane, ...]
+    bands: tuple[Band, ...]
+    rounds: tuple[Band, ...]
+    marks: tuple[Mark, ...]
+    strips: tuple[Strip, ...]
+    alarms: tuple[Alarm, ...]
+    ticks: tuple[tuple[float, int], ...]
+    lanes_bottom: float
+    strips_top: float
+    px: int
+
+
+def rule_anchor(rule: str) -> str:
+    return f"rule-{rule}"
+
+
+def _fits(text: str, width: float, char: float = 12.5) -> bool:
+    return len(text) * char + 4 <= width
+
+
+def _lane_label(trace: Trace, name: str) -> str:
+    p = trace.cast.persons[name]
+    parts = [name]
+    if p.role != name and not name.startswith(p.role):
+        parts.append(p.role)
+    if p.pair:
+        parts.append(f"{p.pair}{p.side}")
+    return " · ".join(parts)
+
+
+def _bands(events: Sequence[Event], px: int) -> tuple[list[Band], list[Band]]:
+    phases = vocabulary().phases
+    bands, rounds = [], []
+    start = 0
+    for i in range(1, len(events) + 1):
+        if i == len(events) or events[i].phase != events[start].phase:
+            pid = events[start].phase or ""
+            name = phases[pid].name if pid else "(no phase)"
+            x, w = start * px, (i - start) * px
+            bands.append(Band(x, w, pid, name, name if _fits(name, w) else "",
+                              pid if _fits(pid, w, 7.5) else "", len(bands) % 2 == 1,
+                              events[start].line))
+            start = i
+    start = 0
+    for i in range(1, len(events) + 1):
+        if i == len(events) or events[i].round != events[start].round:
+            rnd = events[start].round
+            if rnd:
+                x, w = start * px, (i - start) * px
+                name = ROUND_NAMES.get(rnd, f"round {rnd}")
+                rounds.append(Band(x, w, str(rnd), name, name if _fits(name, w) else "", "", False,
+                                   events[start].line))
+            start = i
+    return bands, rounds
+
+
+def _kind(e: Event) -> str:
+    if e.act == "射":
+        return {"贯": "shot-hit", "中不贯": "shot-part"}.get(e.get("result") or "", "shot-miss")
+    if e.act == "释获":
+        return "tally"
+    return "ev"
+
+
+def _event_title(e: Event) -> str:
+    phase = f"{e.phase} " if e.phase else ""
+    return f"#{e.index + 1}  line {e.line}  {phase}{e.render()}"
+
+
+def findings_by_event(trace: Trace, findings: Sequence[Finding]) -> dict[int, list[Finding]]:
+    """Each finding at its event; one located only by a line goes to the first event from there."""
+    out: dict[int, list[Finding]] = {}
+    for f in findings:
+        at = f.event
+        if at is None and f.line:
+            at = next((e.index for e in trace.events if e.line >= f.line), None)
+        if at is not None:
+            out.setdefault(at, []).append(f)
+    return out
+
+
+def _strips(trace: Trace, rep: Replay, px: int, top: float) -> list[Strip]:
+    """The state of every vessel and implement named in the trace, event by event."""
+    order = {t.name: n for n, t in enumerate(sorted(tables(), key=_machine_rank))}
+    seen: dict[str, tuple] = {}
+    for e in trace.events:
+        if e.obj is not None and e.obj.key not in seen:
+            t = table_for_object(e.obj.kind)
+            if t is not None:
+                seen[e.obj.key] = (order[t.name], e.obj.kind, e.obj.instance.isdigit(),
+                                   e.obj.instance.zfill(3), t)
+    keys = sorted(seen, key=lambda k: seen[k][:4])
+    state = {k: seen[k][4].initial for k in keys}
+    runs: dict[str, list[list]] = {k: [[0, state[k]]] for k in keys}
+    for e in trace.events:
+        if e.obj is None or e.obj.key not in state:
+            continue
+        for who, _before, after in rep.changes[e.index]:
+            if who == e.obj.key and after != state[who]:
+                state[who] = after
+                runs[who].append([e.index + 1, after])
+    end = len(trace.events)
+    out = []
+    for n, k in enumerate(keys):
+        t = seen[k][4]
+        colours = {s: PALETTE[i % len(PALETTE)] for i, s in enumerate(t.states)}
+        segs = []
+        for i, (start, st) in enumerate(runs[k]):
+            stop = runs[k][i + 1][0] if i + 1 < len(runs[k]) else end
+            if stop <= start:
+                continue
+            x, w = start * px, (stop - start) * px
+            title = f"{k}: {st}  (events {start + 1}–{stop}{', ' + dict(t.state_gloss).get(st, '') if dict(t.state_gloss).get(st) else ''})"
+            segs.append(Segment(x, w, st, colours[st], st if _fits(st, w, 11) else "", title))
+        out.append(Strip(k, t.name, top + n * STRIP_H, tuple(segs)))
+    return out
+
+
+#: vessels first, then the implements of the archery, then the rest
+_FIRST = ("爵", "觯", "侯", "旌", "算", "中", "楅", "扑", "丰", "弓", "矢")
+
+
+def _machine_rank(t) -> tuple[int, str]:
+    names = [o for o in t.objects if o in _FIRST]
+    return (_FIRST.index(names[0]) if names else len(_FIRST), t.slug)
+
+
+def timeline(trace: Trace, rep: Replay, findings: Sequence[Finding], px: int = PX) -> Timeline:
+    events = trace.events
+    names = list(trace.cast.persons)
+    counts = {n: 0 for n in names}
+    for e in events:
+        counts[e.actor] = counts.get(e.actor, 0) + 1
+    top = HEAD_H + RULER_H
+    lanes = [Lane(n, _lane_label(trace, n), top + i * LANE_H, counts[n]) for i, n in enumerate(names)]
+    lane_y = {lane.name: lane.y for lane in lanes}
+    bad = findings_by_event(trace, findings)
+    marks, alarms = [], []
+    for e in events:
+        x = e.index * px
+        y = lane_y[e.actor]
+        other = e.get("to") or e.get("for")
+        to_y = lane_y.get(other) + LANE_H / 2 if other in lane_y and other != e.actor else None
+        title = _event_title(e)
+        found = bad.get(e.index)
+        if found:
+            rules = list(dict.fromkeys(f.rule for f in found))
+            why = "\n".join(f"✗ {f.rule}{' ' + f.name if f.name else ''}: {f.message}" for f in found)
+            href = "#" + rule_anchor(rules[0])
+            marks.append(Mark(x, y + 1, LANE_H - 2, "bad", f"{title}\n{why}", to_y, href))
+            alarms.append(Alarm(x, href, f"{title}\n{why}"))
+        else:
+            marks.append(Mark(x, y + 4, LANE_H - 8, _kind(e), title, to_y, None))
+    lanes_bottom = top + len(lanes) * LANE_H
+    strips_top = lanes_bottom + GAP_H
+    strips = _strips(trace, rep, px, strips_top)
+    height = strips_top + len(strips) * STRIP_H + 8
+    bands, rounds = _bands(events, px)
+    step = 100 if px >= 3 else 250
+    ticks = tuple((i * px, i) for i in range(0, len(events) + 1, step))
+    return Timeline(len(events) * px + 2, height, tuple(lanes), tuple(bands), tuple(rounds),
+                    tuple(marks), tuple(strips), tuple(alarms), ticks, lanes_bottom, strips_top, px)
