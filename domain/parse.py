@@ -27,6 +27,7 @@ from domain.vocabulary import PERSON_KEYS, PLACE_KEYS, Vocabulary, vocabulary
 MAX_BYTES = 64 * 1024 * 1024     # documented limit on one trace file
 MAX_ERRORS = 20
 _NUMBERED = re.compile(r"^(.*?)(\d+)$")
+_SIDE_ALIASES = {"shang-she": "上射", "xia-she": "下射", "upper": "上射", "lower": "下射"}
 _SOURCE = re.compile(r"^\s*L([0-9]{1,9})\b")   # `# L14 主人坐取爵于上篚`: the text line an event enacts
 # line breaks as editors count them (str.splitlines also breaks at \v, \f, \x1c-\x1e, \x85, U+2028/9,
 # which may stand inside a JSON string); YAML counts \x85, U+2028 and U+2029 as breaks too
@@ -84,22 +85,43 @@ class _Reader:
 
     # -- cast ---------------------------------------------------------------------------------
     def declare(self, line: int, name: str, role_word: str, rank: str | None) -> None:
-        role = self.vocab.canonical_role(role_word)
+        role = self.vocab.resolve("roles", role_word)
         if role is None:
-            self.fail(line, f"unknown role {role_word}", did_you_mean(role_word, self.vocab.roles))
+            self.fail(line, f"unknown role {role_word}",
+                      self.vocab.suggest("roles", role_word, self.vocab.roles))
             return
+        name = self.person_name(name, role)
         if name in self.cast.persons:
             self.fail(line, f"{name} is declared twice (first at line {self.cast.persons[name].line})")
             return
-        if rank is not None and rank not in self.vocab.ranks:
-            self.fail(line, f"unknown rank {rank}", did_you_mean(rank, self.vocab.ranks))
-            return
+        if rank is not None:
+            written, rank = rank, self.vocab.resolve("ranks", rank)
+            if rank is None:
+                self.fail(line, f"unknown rank {written}",
+                          self.vocab.suggest("ranks", written, self.vocab.ranks))
+                return
         if name in self.vocab.acts or name in self.vocab.objects:
             self.fail(line, f"{name} is a word of the vocabulary; choose another name for a person")
             return
         self.cast.add(Person(name, role, rank or self.vocab.roles[role].rank, line))
 
+    def person_name(self, name: str, role: str) -> str:
+        """A declared name as the vocabulary writes it when it names the declared role in another
+        script or by an alias (賓 → 宾, 衆賓2 → 众宾2, guest → 宾, zhong-bin2 → 众宾2); else as written."""
+        if self.vocab.canonical_role(name) is not None:
+            return name
+        m = _NUMBERED.match(name)
+        if m and self.vocab.canonical_role(m.group(1)) is not None:
+            return name
+        if self.vocab.resolve("roles", name) == role:
+            return role
+        m = _NUMBERED.match(self.vocab.fold(name))
+        if m and self.vocab.resolve("roles", m.group(1).rstrip("-")) == role:
+            return role + m.group(2)
+        return name
+
     def declare_pair(self, line: int, name: str, sides: dict[str, str]) -> None:
+        sides = {_SIDE_ALIASES.get(k.lower(), k) if k not in SIDES else k: v for k, v in sides.items()}
         if set(sides) != set(SIDES):
             self.fail(line, f"pair {name} needs 上射=… and 下射=…")
             return
@@ -128,7 +150,7 @@ class _Reader:
         """Resolve a person token: a declared name, a role with one person, or role+number."""
         if token in self.cast.persons:
             return token
-        role = self.vocab.canonical_role(token)
+        role = self.vocab.resolve("roles", token)
         if role is not None:
             holders = self.cast.by_role.get(role, [])
             if len(holders) == 1:
@@ -148,15 +170,29 @@ class _Reader:
             assert role is not None
             self.cast.add(Person(token, role, self.vocab.roles[role].rank))
             return token
+        folded = self.vocab.fold(token)           # 衆賓2, zhong-bin2, guests-2 → 众宾2
+        m = _NUMBERED.match(folded)
+        role = self.vocab.resolve("roles", m.group(1).rstrip("-")) if m and m.group(1) else None
+        if m and role is not None:
+            name = role + m.group(2)
+            if name not in self.cast.persons:
+                self.cast.add(Person(name, role, self.vocab.roles[role].rank))
+            return name
+        if not token.isascii():                   # a declared name written in another script
+            from domain.script import fold
+            same = [n for n in self.cast.persons if fold(n) == fold(token)]
+            if len(same) == 1:
+                return same[0]
         choices = list(self.cast.persons) + [r for r, t in self.vocab.roles.items() if t.single]
-        self.fail(line, f"unknown person {token}", did_you_mean(token, choices))
+        self.fail(line, f"unknown person {token}", self.vocab.suggest("persons", token, choices))
         return None
 
     # -- events -------------------------------------------------------------------------------
     def obj(self, line: int, token: str, actor: str, to: str | None) -> ObjectRef | None:
-        found = self.vocab.object_kind(token)
+        found = self.vocab.resolve_object(token)
         if found is None:
-            self.fail(line, f"unknown object {token}", did_you_mean(token, self.vocab.objects))
+            self.fail(line, f"unknown object {token}",
+                      self.vocab.suggest("objects", token, self.vocab.objects))
             return None
         kind, suffix = found
         if kind.personal:
@@ -176,8 +212,9 @@ class _Reader:
               attrs: list[tuple[str, str]], source_line: int | None = None) -> None:
         vocab = self.vocab
         actor = self.person(line, actor_token)
-        if act not in vocab.acts:
-            self.fail(line, f"unknown act {act}", did_you_mean(act, vocab.acts))
+        written, act = act, vocab.resolve("acts", act)
+        if act is None:
+            self.fail(line, f"unknown act {written}", vocab.suggest("acts", written, vocab.acts))
             return
         resolved: list[tuple[str, str]] = []
         seen: set[str] = set()
@@ -193,17 +230,19 @@ class _Reader:
                 ok = ok and who is not None
                 resolved.append((key, who or value))
             elif key in PLACE_KEYS:
-                if value not in vocab.places:
-                    self.fail(line, f"unknown place {value}", did_you_mean(value, vocab.places))
+                place = vocab.resolve("places", value)
+                if place is None:
+                    self.fail(line, f"unknown place {value}", vocab.suggest("places", value, vocab.places))
                     ok = False
-                resolved.append((key, value))
+                resolved.append((key, place or value))
             elif key in vocab.attributes:
                 allowed = vocab.attributes[key].values
-                if value not in allowed:
+                found = vocab.resolve(f"attr:{key}", value)
+                if found is None:
                     self.fail(line, f"{key}={value}: {key} is one of {', '.join(allowed)}",
-                              did_you_mean(value, allowed))
+                              vocab.suggest(f"attr:{key}", value, allowed))
                     ok = False
-                resolved.append((key, value))
+                resolved.append((key, found or value))
             else:
                 self.fail(line, f"unknown key {key}=", did_you_mean(key, vocab.event_keys))
                 ok = False
@@ -213,6 +252,9 @@ class _Reader:
         obj = self.obj(line, obj_token, actor, to) if obj_token is not None else None
         if obj_token is not None and obj is None:
             return
+        if obj_token is not None and obj is not None and not obj_token.startswith(obj.kind):
+            kind, suffix = vocab.resolve_object(obj_token) or (None, "")
+            obj_token = obj.kind + suffix             # the vocabulary's form: 觶2 → 觯2, jue2 → 爵2
         phase = self.phase
         rnd = vocab.phases[phase].round if phase else 0
         self.events.append(Event(len(self.events), line, actor, act, obj, tuple(resolved), phase,

@@ -6,6 +6,9 @@ Japanese forms (釈, 拝) folds to the vocabulary's form:
 
     the curated table (variants.toml) → NFKC → OpenCC t2s → the curated table again
 
+NFKC is applied to CJK compatibility ideographs (U+F900…, U+2F800…) and full-width letters and
+digits only: the vocabulary's quoted words keep their full-width punctuation (，。《》).
+
 Only words that must name something of the vocabulary are folded (roles, persons, acts, objects,
 places, attribute values): never notes or comments, where a mechanical conversion is lossy
 (縣 → 县, 乾 → 干). OpenCC is imported only when a word is not found as written, so checking a
@@ -59,6 +62,20 @@ def to_traditional(text: str) -> str:
     return _converter("s2t").convert(text)
 
 
+def _compatible(c: str) -> bool:
+    cp = ord(c)
+    return 0xF900 <= cp <= 0xFAFF or 0x2F800 <= cp <= 0x2FA1F or (0xFF10 <= cp <= 0xFF5A and c.isalnum())
+
+
+def nfkc(word: str) -> str:
+    """NFKC on compatibility ideographs and full-width letters and digits only.
+
+    >>> nfkc("\uF96F決拾２，")
+    '說決拾2，'
+    """
+    return "".join(unicodedata.normalize("NFKC", c) if _compatible(c) else c for c in word)
+
+
 @cache
 def fold(word: str) -> str:
     """A word as the vocabulary would write it: variants, NFKC, OpenCC t2s, variants.
@@ -66,14 +83,8 @@ def fold(word: str) -> str:
     >>> fold("鄉射禮"), fold("醻"), fold("衆賓2")
     ('乡射礼', '酬', '众宾2')
     """
-    w = unicodedata.normalize("NFKC", apply_variants(word))
+    w = nfkc(apply_variants(word))
     if w.isascii():
         return w
     return apply_variants(to_simplified(w))
 
-
-def in_script_of(written: str, words: list[str]) -> list[str]:
-    """Suggestions in the script the user wrote: traditional if `written` was not simplified."""
-    if written.isascii() or fold(written) == written:
-        return words
-    return [to_traditional(w) for w in words]

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from domain.errors import RulebookError
+from domain.errors import RulebookError, did_you_mean
 
 VOCABULARY_PATH = Path(__file__).with_name("vocabulary.toml")
 
@@ -130,6 +131,19 @@ class Vocabulary:
             if found is not None:
                 return found
         return self.ascii_aliases.get(section, {}).get(folded.lower())
+
+    def suggest(self, section: str, word: str, choices: Iterable[str]) -> str:
+        """A "did you mean" for an unknown word: among the slugs and English aliases if it is ASCII,
+        else among `choices`, shown in traditional characters if the user wrote traditional."""
+        aliases = self.ascii_aliases.get(section)
+        if word.isascii() and aliases:
+            return did_you_mean(word.lower(), aliases)
+        folded = self.fold(word)
+        hint = did_you_mean(folded, choices)
+        if folded != word:
+            from domain.script import to_traditional
+            hint = to_traditional(hint)
+        return hint
 
     def resolve_object(self, token: str) -> tuple[ObjectKind, str] | None:
         """An object token (爵2, 觶2, jue2, jue-cup-2) as its kind and instance suffix."""

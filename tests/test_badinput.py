@@ -42,7 +42,7 @@ CASES: list[tuple[str, str, bytes, int, str]] = [
     ("unknown word", "trace", "主人 揖\n释获着 释获 算\n", 2, "unknown person 释获着"),
     ("unknown word", "trace", "主人 献爵 爵\n", 1, "unknown act 献爵"),
     ("unknown word", "trace", "主人 取 爵 at=上匪\n", 1, "unknown place 上匪"),
-    ("unknown word", "jsonl", '{"actor": "主人", "act": "献", "obj": "樽"}\n', 1, "unknown object 樽"),
+    ("unknown word", "jsonl", '{"actor": "主人", "act": "献", "obj": "盘"}\n', 1, "unknown object 盘"),
     ("unknown word", "jsonl", '{"phase": "Φ99"}\n{"actor": "主人", "act": "揖"}\n', 1, "unknown phase Φ99"),
     ("unknown word", "yaml", "- {actor: 主人, act: 献, obj: 爵, too: 宾}\n", 1, "unknown key too="),
     ("unknown word", "yml", "- {cast: 甲, role: 宾客}\n- {actor: 主人, act: 揖}\n", 1, "unknown role 宾客"),

@@ -54,7 +54,7 @@ def test_line_format_and_json_lines_read_the_same_trace() -> None:
 @pytest.mark.parametrize(("text", "expected"), [
     ("释获着 释获 算", "t.trace:1: error: unknown person 释获着"),
     ("主人 献爵 爵", "unknown act 献爵"),
-    ("主人 献 樽", "unknown object 樽"),
+    ("主人 献 盘", "unknown object 盘"),
     ("主人 献 爵 too=宾", "unknown key too="),
     ("主人 献 爵 to=宾客", "unknown person 宾客"),
     ("甲 射 矢 result=中", "result=中: result is one of"),
