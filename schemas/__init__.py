@@ -1,0 +1,25 @@
+"""The published JSON Schemas (draft 2020-12) of xiangshe's inputs and outputs, shipped with the
+package so that `xiangshe schema NAME` prints them:
+
+- `trace`: trace files in record form (YAML, JSON Lines records); generated from the vocabulary
+  by `python -m domain.schema --write`;
+- `check`, `rules`, `coverage`, `counterexample`: what those commands print with `--format json`.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib.resources import files
+
+NAMES = ("check", "trace", "rules", "coverage", "counterexample")
+
+
+def text(name: str) -> str:
+    """The schema NAME as published (the file's text)."""
+    if name not in NAMES:
+        raise KeyError(name)
+    return files(__name__).joinpath(f"{name}.schema.json").read_text(encoding="utf-8")
+
+
+def load(name: str) -> dict:
+    return json.loads(text(name))
