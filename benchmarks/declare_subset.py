@@ -1,0 +1,166 @@
+"""The Declare-expressible subset of the rulebook, as a pm4py Declare model over activity labels.
+
+An event's activity label is `ROLE ACT OBJECT-KIND @PHASE` (the actor's role, the act, the kind of
+the object if any, the phase): `主人 献 爵 @Φ05`. The same labelling feeds pm4py's log, the naive
+checker and the mapping back to our rules.
+
+A pattern of the rulebook is a set of labels when it tests only what a label carries: the actor's
+role, the act, the object kind, and conditions on `phase`, `round` (a function of the phase) or
+`actor.role`. Over the labels that occur in a batch of traces, a rule is translated when:
+
+| our template | Declare (pm4py) | condition |
+|---|---|---|
+| absence P | absence(b) for each label b of P | |
+| at_most P n=0 | absence(b) for each label b of P | |
+| precedence F → T | precedence(a, b) for each label b of T | F is one label a (none: absence of T); no `same` |
+| count_before F → T >= 1 | as precedence | |
+| response F → T | response(a, b) for each label a of F | T is one label b (none: absence of F); no `same` |
+
+Everything else is outside plain Declare and is listed with the reason: a `same` correlation
+(the same cup, the same arrow, the same round …: data-aware Declare would be needed); a condition
+on data a label does not carry (to=, at=, words=, result=, the object's or actor's machine state …);
+a branched `first` or `then` (several labels on the side that must be a single activity: pm4py has no
+branched Declare); counting (at_most n ≥ 1, unique, count_before other than ≥ 1: pm4py implements
+no absence2/3, and its `nonsuccession` is the negation of succession, not "no B after A");
+alternation (our `alternate` also forbids two A in a row without requiring a final B: neither
+altresponse nor altprecedence); absence_between; and the rules on the cast (pair, cast_absence),
+which are not about events.
+
+A label-level pair (a, a) is not a pm4py precedence/response (pm4py compares the first/last
+occurrences, so precedence(a, a) always holds); our rule then says "never", and is translated as
+absence(a).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from constraints.pattern import Context, Pattern
+from constraints.rulebook import Rule
+from domain.trace import Event, Trace
+
+LABEL_KEYS = {"phase", "round", "actor.role"}      # condition keys a label decides
+
+ABSENCE, PRECEDENCE, RESPONSE = "absence", "precedence", "response"
+Constraint = tuple[str, tuple[str, ...]]           # (template, (a,) or (a, b))
+
+
+def label(trace: Trace, e: Event) -> str:
+    role = trace.cast.persons[e.actor].role
+    obj = f" {e.obj.kind}" if e.obj is not None else ""
+    return f"{role} {e.act}{obj} @{e.phase or '-'}"
+
+
+def labels(trace: Trace) -> list[str]:
+    persons = trace.cast.persons
+    return [f"{persons[e.actor].role} {e.act}{' ' + e.obj.kind if e.obj is not None else ''} "
+            f"@{e.phase or '-'}" for e in trace.events]
+
+
+@dataclass
+class Universe:
+    """The labels that occur in a batch, each with one event that carries it (a label decides every
+    pattern that passes `label_only`, so one event per label is enough to match patterns)."""
+
+    samples: dict[str, tuple[Context, Event]] = field(default_factory=dict)
+
+    def add(self, trace: Trace) -> list[str]:
+        out = labels(trace)
+        ctx = None
+        for lab, e in zip(out, trace.events):
+            if lab not in self.samples:
+                ctx = ctx or Context(trace, None)       # no condition read here needs the replay
+                self.samples[lab] = (ctx, e)
+        return out
+
+    def match(self, p: Pattern) -> list[str]:
+        return sorted(lab for lab, (ctx, e) in self.samples.items() if ctx.matches(p, e))
+
+
+def label_only(p: Pattern) -> str | None:
+    """None if a label decides `p`, else why not."""
+    keys = sorted({c.key for c in p.conds} - LABEL_KEYS)
+    return None if not keys else "condition on " + ", ".join(f"{k}=" for k in keys)
+
+
+@dataclass
+class Translation:
+    rules: list[Rule]                                   # the rules in the subset
+    constraints: dict[str, list[Constraint]]            # rule id → its Declare constraints
+    excluded: dict[str, str]                            # rule id → why not
+
+    def model(self) -> dict[str, dict[tuple[str, ...], dict[str, int]]]:
+        """The pm4py Declare model: template → {(a,) or (a, b): {"support", "confidence"}}."""
+        out: dict = defaultdict(dict)
+        for cs in self.constraints.values():
+            for template, acts in cs:
+                out[template][acts] = {"support": 1, "confidence": 1}
+        return dict(out)
+
+    def by_constraint(self) -> dict[Constraint, list[str]]:
+        out: dict = defaultdict(list)
+        for rid, cs in self.constraints.items():
+            for c in cs:
+                out[c].append(rid)
+        return dict(out)
+
+
+def _absences(labs: Iterable[str]) -> list[Constraint]:
+    return [(ABSENCE, (b,)) for b in labs]
+
+
+def translate_rule(rule: Rule, universe: Universe) -> list[Constraint] | str:
+    """The Declare constraints of `rule` over the universe's labels, or why it has none."""
+    t = rule.template
+    kind = t.kind
+    if kind in ("pair", "cast_absence"):
+        return "a rule on the cast (pairs, persons), not on events"
+    if getattr(t, "same", ()):
+        return "correlates events on data (same " + ", ".join(a for a, _ in t.same) + ")"
+    for p in t.patterns():
+        why = label_only(p)
+        if why:
+            return why
+    if kind == "absence" or (kind == "at_most" and t.n == 0):
+        return _absences(universe.match(t.pattern))
+    if kind in ("at_most", "unique"):
+        return "counts occurrences (at most n ≥ 1): no absence2/3 in pm4py's Declare"
+    if kind == "count_before" and not (t.op == ">=" and t.n == 1):
+        return f"counts earlier events ({t.op} {t.n}): not a Declare template in pm4py"
+    if kind in ("precedence", "count_before"):
+        firsts, thens = universe.match(t.first), universe.match(t.then)
+        if len(firsts) > 1:
+            return f"branched precedence: 「{t.first}」 is {len(firsts)} activities"
+        if not firsts:
+            return _absences(thens)
+        a = firsts[0]
+        return [(ABSENCE, (b,)) if b == a else (PRECEDENCE, (a, b)) for b in thens]
+    if kind == "response":
+        firsts, thens = universe.match(t.first), universe.match(t.then)
+        if len(thens) > 1:
+            return f"branched response: 「{t.then}」 is {len(thens)} activities"
+        if not thens:
+            return _absences(firsts)
+        b = thens[0]
+        return [(ABSENCE, (a,)) if a == b else (RESPONSE, (a, b)) for a in firsts]
+    if kind == "alternate":
+        return "alternation without a final B: neither altresponse nor altprecedence"
+    if kind == "absence_between":
+        return "absence between two events: not a Declare template"
+    return f"template {kind} has no Declare counterpart"
+
+
+def translate(rules: Sequence[Rule], universe: Universe) -> Translation:
+    subset, constraints, excluded = [], {}, {}
+    for rule in rules:
+        if not rule.encoded:
+            continue
+        got = translate_rule(rule, universe)
+        if isinstance(got, str):
+            excluded[rule.id] = got
+        else:
+            subset.append(rule)
+            constraints[rule.id] = got
+    return Translation(subset, constraints, excluded)
