@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from fsm.table import Table
 
-COL_GAP = 190          # px between the centres of two columns
+COL_GAP = 165          # px between the centres of two columns
 ROW_GAP = 104          # px between the centres of two states in a column
 NODE_H = 34
 CHAR_W = 15            # a CJK character at the diagram's font size, with some air
@@ -95,12 +95,14 @@ def layout(table: Table) -> Diagram:
     gloss = dict(table.state_gloss)
     loops = {s: _acts_title(table, s, s) for s in table.states}
     tallest = max(len(layer) for layer in layers)
+    widest = max(CHAR_W * len(st) + 24 for st in table.states)
+    col_gap = max(widest + 70, min(COL_GAP, 1240 // max(len(layers) - 1, 1)))
     loop_room = max((len(_wrap(a)) for a, _ in loops.values()), default=0) * 14
     row_gap = ROW_GAP + loop_room
     height = PAD * 2 + 40 + (tallest - 1) * row_gap + NODE_H + loop_room
     nodes: dict[str, Node] = {}
     for col, layer in enumerate(layers):
-        x = PAD + 70 + col * COL_GAP
+        x = PAD + 70 + col * col_gap
         top = PAD + 40 + (tallest - len(layer)) * row_gap / 2
         for row, state in enumerate(layer):
             acts, title = loops[state]
@@ -108,9 +110,9 @@ def layout(table: Table) -> Diagram:
             nodes[state] = Node(state, x, top + row * row_gap + NODE_H / 2, w, NODE_H,
                                 state == table.initial, state in table.final,
                                 gloss.get(state, ""), _wrap(acts), title)
-    width = PAD * 2 + 140 + (len(layers) - 1) * COL_GAP
+    width = PAD * 2 + 140 + (len(layers) - 1) * col_gap
     pairs = list(dict.fromkeys((e.source, e.dest) for e in table.edges if e.source != e.dest))
-    arrows = [_arrow(table, nodes[a], nodes[b], (b, a) in pairs) for a, b in pairs]
+    arrows = [_arrow(table, nodes[a], nodes[b], (b, a) in pairs, col_gap) for a, b in pairs]
     init = nodes[table.initial]
     start = (init.x - init.w / 2 - 34, init.y, init.x - init.w / 2 - 2, init.y)
     return Diagram(table, tuple(nodes[s] for s in table.states), tuple(arrows), width, height, start)
@@ -125,13 +127,13 @@ def _border(n: Node, dx: float, dy: float) -> tuple[float, float]:
     return n.x + dx * t, n.y + dy * t
 
 
-def _arrow(table: Table, a: Node, b: Node, both_ways: bool) -> Arrow:
+def _arrow(table: Table, a: Node, b: Node, both_ways: bool, col_gap: float) -> Arrow:
     acts, title = _acts_title(table, a.state, b.state)
     dx, dy = b.x - a.x, b.y - a.y
     dist = (dx * dx + dy * dy) ** 0.5 or 1.0
     ux, uy = dx / dist, dy / dist
     # Bend an arrow when it has a partner going back, or when it would run through a column.
-    skips = abs(dx) > COL_GAP * 1.5 or (dx == 0 and abs(dy) > ROW_GAP * 1.5)
+    skips = abs(dx) > col_gap * 1.5 or (dx == 0 and abs(dy) > ROW_GAP * 1.5)
     bend = 0.0
     if both_ways:
         bend = 26.0

@@ -99,6 +99,7 @@ class Timeline:
     lanes_bottom: float
     strips_top: float
     px: int
+    mark_w: float
 
 
 def rule_anchor(rule: str) -> str:
@@ -216,8 +217,22 @@ def _machine_rank(t) -> tuple[int, str]:
     return (_FIRST.index(names[0]) if names else len(_FIRST), t.slug)
 
 
-def timeline(trace: Trace, rep: Replay, findings: Sequence[Finding], px: int = PX) -> Timeline:
+def scale(n_events: int, room: int = 1150) -> int:
+    """px per event: a short trace fills the page, a long one scrolls at PX per event."""
+    return max(PX, min(36, room // max(n_events, 1)))
+
+
+def _tick_step(px: int) -> int:
+    for step in (1, 2, 5, 10, 20, 50, 100, 200, 500):
+        if step * px >= 90:
+            return step
+    return 1000
+
+
+def timeline(trace: Trace, rep: Replay, findings: Sequence[Finding], px: int | None = None) -> Timeline:
     events = trace.events
+    px = px or scale(len(events))
+    mark_w = min(px - 1, 8)
     names = list(trace.cast.persons)
     counts = {n: 0 for n in names}
     for e in events:
@@ -228,7 +243,7 @@ def timeline(trace: Trace, rep: Replay, findings: Sequence[Finding], px: int = P
     bad = findings_by_event(trace, findings)
     marks, alarms = [], []
     for e in events:
-        x = e.index * px
+        x = e.index * px + (px - 1 - mark_w) / 2
         y = lane_y[e.actor]
         other = e.get("to") or e.get("for")
         to_y = lane_y.get(other) + LANE_H / 2 if other in lane_y and other != e.actor else None
@@ -239,7 +254,7 @@ def timeline(trace: Trace, rep: Replay, findings: Sequence[Finding], px: int = P
             why = "\n".join(f"✗ {f.rule}{' ' + f.name if f.name else ''}: {f.message}" for f in found)
             href = "#" + rule_anchor(rules[0])
             marks.append(Mark(x, y + 1, LANE_H - 2, "bad", f"{title}\n{why}", to_y, href))
-            alarms.append(Alarm(x, href, f"{title}\n{why}"))
+            alarms.append(Alarm(e.index * px, href, f"{title}\n{why}"))
         else:
             marks.append(Mark(x, y + 4, LANE_H - 8, _kind(e), title, to_y, None))
     lanes_bottom = top + len(lanes) * LANE_H
@@ -247,7 +262,7 @@ def timeline(trace: Trace, rep: Replay, findings: Sequence[Finding], px: int = P
     strips = _strips(trace, rep, px, strips_top)
     height = strips_top + len(strips) * STRIP_H + 8
     bands, rounds = _bands(events, px)
-    step = 100 if px >= 3 else 250
-    ticks = tuple((i * px, i) for i in range(0, len(events) + 1, step))
+    ticks = tuple((i * px, i) for i in range(0, len(events) + 1, _tick_step(px)))
     return Timeline(len(events) * px + 2, height, tuple(lanes), tuple(bands), tuple(rounds),
-                    tuple(marks), tuple(strips), tuple(alarms), ticks, lanes_bottom, strips_top, px)
+                    tuple(marks), tuple(strips), tuple(alarms), ticks, lanes_bottom, strips_top, px,
+                    mark_w)
