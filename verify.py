@@ -37,7 +37,8 @@ class BadInput(click.ClickException):
     exit_code = 2
 
     def show(self, file=None) -> None:
-        click.echo(self.message, err=True)
+        from reports.messages import input_errors
+        click.echo(input_errors(self.message), err=True)
 
 
 def _save(output: Path, text: str, force: bool | None = False) -> None:
@@ -61,8 +62,12 @@ def _bad(err: Exception) -> BadInput:
 
 @click.group(help=__doc__)
 @click.version_option(VERSION, prog_name="xiangshe")
-def cli() -> None:
-    pass
+@click.option("--lang", type=click.Choice(["en", "zh"]), envvar="XIANGSHE_LANG", default="en",
+              show_default=True, help="the fixed words of text output in English or Chinese (also "
+              "XIANGSHE_LANG); JSON, SARIF and JUnit are not translated")
+def cli(lang: str) -> None:
+    from reports.messages import set_language
+    set_language(lang)
 
 
 def reading_options(f):
@@ -506,7 +511,8 @@ def main() -> None:
     try:
         cli.main(standalone_mode=True)
     except (InputError, TraceErrors) as err:    # e.g. a broken rulebook or machine table
-        click.echo(err.render(), err=True)
+        from reports.messages import input_errors
+        click.echo(input_errors(err.render()), err=True)
         sys.exit(2)
     except Exception as err:                     # a bug: say so plainly, exit 70 (EX_SOFTWARE)
         if os.environ.get("XIANGSHE_DEBUG"):

@@ -8,20 +8,21 @@ from collections.abc import Iterable, Sequence
 from constraints.check import Finding, Result
 from constraints.rulebook import Rule
 from domain.text import TEXT
+from reports.messages import ok_summary, t, violations_summary
 
 
 def finding_text(f: Finding, path: str) -> str:
     """`path:line: error: message [rule]`, then the offending line, the rule and the quoted text."""
     where = f"{path}:{f.line}" if f.line else path
     label = f.rule if not f.catalogue else f"{f.rule} {f.catalogue} {f.name}"
-    out = [f"{where}: error: {f.message} [{label}]"]
+    out = [f"{where}: {t('error')}: {f.message} [{label}]"]
     if f.line:
         out.append(f"  {f.line:>4} | {f.excerpt.strip()}")
     crumbs = "  " + " › ".join(f.headings) if f.headings else ""
     if f.reading:
-        out.append(f"  why   {f.reading}")
-    out.append(f"  rule  {f.defined}{crumbs}")
-    out.append(f"  text  {f.citation}")
+        out.append(f"  {t('why'):<5} {f.reading}")
+    out.append(f"  {t('rule'):<5} {f.defined}{crumbs}")
+    out.append(f"  {t('text'):<5} {f.citation}")
     return "\n".join(out)
 
 
@@ -31,7 +32,7 @@ def scoring_text(r: Result, detail: bool = False) -> list[str]:
 
     if not r.scoring:
         return []
-    out = [f"{r.path}: scoring audit"]
+    out = [f"{r.path}: {t('scoring audit')}"]
     for rs in r.scoring:
         if rs.round == 1:
             hits = sum(1 for a in rs.arrows if a.result in ("贯", "中不贯"))
@@ -77,14 +78,12 @@ def check_text(results: Sequence[Result], readings: dict[str, str] | None = None
     events = sum(r.events for r in results)
     bad = sum(1 for r in results if not r.ok)
     if total:
-        out.append(f"{total} violation{'s' if total != 1 else ''} in {bad} of {len(results)} "
-                   f"trace{'s' if len(results) != 1 else ''} ({events} events)")
+        out.append(violations_summary(total, bad, len(results), events))
     else:
-        out.append(f"ok: {len(results)} trace{'s' if len(results) != 1 else ''}, {events} events, "
-                   "no violations")
+        out.append(ok_summary(len(results), events))
     if readings is not None:
         from constraints.readings import describe
-        out.append(f"readings: {describe(readings)}")
+        out.append(f"{t('readings')}: {describe(readings)}")
     return "\n".join(out)
 
 
