@@ -238,7 +238,8 @@ def generate(output: Path | None, force: bool, fmt: str, arrows: tuple[str, ...]
 @click.argument("rule")
 @click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
 def explain(rule: str, fmt: str) -> None:
-    """Show RULE (ASCII id, Chinese name or catalogue id): quotes in context, examples."""
+    """Show RULE (ASCII id, Chinese name or catalogue id): quotes in context, contested readings,
+    a passing and a failing example."""
     import json
 
     from constraints.rulebook import find_rule, rulebook
@@ -249,15 +250,13 @@ def explain(rule: str, fmt: str) -> None:
     if not found:
         names = [r.id for r in rulebook()] + [r.name for r in rulebook()]
         raise BadInput(f"error: no rule {rule}; {did_you_mean(rule, names)}")
+    from constraints.explain import explain as gather
+
+    stagings = [CANONICAL, *sorted((ROOT / "traces" / "variants").glob("*.trace"))]
     out = []
     for r in found:
-        failing = sorted(str(p.relative_to(ROOT)) for p in [*VIOLATIONS.glob(f"{r.id}.trace"),
-                                                             *VIOLATIONS.glob(f"{r.id}.*.trace")])
-        passing = str(CANONICAL.relative_to(ROOT)) if r.encoded else None
-        if fmt == "json":
-            out.append(render.rule_json(r) | {"passing": passing, "failing": failing})
-        else:
-            out.append(render.explain_text(r, passing, failing))
+        x = gather(r, VIOLATIONS, stagings, ROOT)
+        out.append(render.explain_json(x) if fmt == "json" else render.explain_text(x))
     if fmt == "json":
         click.echo(json.dumps({"rules": out}, ensure_ascii=False, indent=2))
     else:

@@ -140,7 +140,10 @@ def rules_text(rules: Sequence[Rule], readings: dict[str, str] | None = None) ->
     return "\n".join(out)
 
 
-def explain_text(r: Rule, passing: str | None, failing: Sequence[str]) -> str:
+def explain_text(x) -> str:
+    """`explain`: the rule, its quotes in context, the contested readings that concern it, and a
+    passing and a failing example (x: constraints.explain.Explanation)."""
+    r = x.rule
     out = [f"{r.name}  ({r.id}{', ' + r.catalogue if r.catalogue else ''})",
            f"  defined  {r.location}" + ("  " + " › ".join(r.headings) if r.headings else ""),
            f"  status   {r.status}" + (f": {r.reason}" if r.reason else "")]
@@ -160,11 +163,63 @@ def explain_text(r: Rule, passing: str | None, failing: Sequence[str]) -> str:
     for c in r.citations:
         before, quote, after = TEXT.context(c)
         out.append(f"    {c.source}:{c.line}  …{before}【{quote}】{after}…")
-    if passing:
-        out.append(f"  passing example  {passing}")
-    for f in failing:
-        out.append(f"  failing example  {f}")
+    out += _concerns_text(x.concerns)
+    out += _example_text("passing", x.passing, x.rule)
+    out += _example_text("failing", x.failing, x.rule)
+    for path in x.failing_files:
+        if x.failing is None or path != x.failing.path:
+            out.append(f"  also failing     {path}")
     return "\n".join(out)
+
+
+def _concerns_text(concerns) -> list[str]:
+    if not concerns:
+        return []
+    out = ["  contested readings:"]
+    for c in concerns:
+        p = c.point
+        out.append(f"    {p.name}  {p.question}")
+        for o in p.options.values():
+            mark = "▸" if o.name == c.follows else " "
+            tags = [t for t, on in (("default", o.name == p.default),
+                                    ("this rule", o.name == c.follows)) if on]
+            tags += [] if o.encoded else [f"not checkable: {o.reason}"]
+            out.append(f"      {mark} {o.name:<15} {o.label}" + (f"  [{'; '.join(tags)}]" if tags else ""))
+            out.append(f"        {'':<15} — {o.source}")
+        if c.follows is None:
+            out.append("      the rule holds under every reading of this point")
+    return out
+
+
+def _example_text(kind: str, ex, rule: Rule) -> list[str]:
+    label = f"  {kind} example  "
+    if ex is None:
+        if kind == "failing":
+            why = "no violating example is bundled for this rule" if rule.encoded else \
+                f"the rule is {rule.status}: nothing is checked"
+        else:
+            why = "none: " + ("no bundled staging triggers the rule and keeps it" if rule.encoded
+                              else f"the rule is {rule.status}: nothing is checked")
+        return [label + why]
+    where = f"{ex.path}:{ex.line}" if ex.line else ex.path
+    out = [f"{label}{where}  ({ex.note})"]
+    mark = "✗" if kind == "failing" else "✓"
+    for n, text in ex.window:
+        out.append(f"    {mark if n == ex.line else ' '} {n:>4} | {text}")
+    if ex.finding is not None:
+        out.append(f"    error: {ex.finding.message} [{ex.finding.rule}]")
+    return out
+
+
+def explain_json(x) -> dict:
+    """`explain --format json`: the rule's fields, `contested` readings and `examples`."""
+    return rule_json(x.rule) | {
+        "contested": [c.to_json() for c in x.concerns],
+        "examples": {"passing": x.passing.to_json() if x.passing else None,
+                     "failing": x.failing.to_json() if x.failing else None,
+                     "failing_files": list(x.failing_files)}}
+
+
 
 
 def counterexample_text(rule: Rule, trace, steps: int, saved: str | None) -> str:

@@ -1,0 +1,170 @@
+"""What `explain` shows beyond the rule itself: the contested readings that concern it, and a
+passing and a failing example, each a short window of a bundled trace.
+
+The readings that concern a rule are the points its `when` names and the points whose disputed
+words it quotes (readings.toml).
+
+The failing example is the rule's violating trace (traces/violations/<id>.trace), around the first
+line the rule objects to, with the finding. The passing example is the same kind of window from the
+first bundled staging (the canonical ceremony, then the variants; failing those, the violating
+examples of other rules) that keeps the rule and where it is triggered: around the first event the rule speaks of (the event that obliges something, or the
+event that is counted), or the first pair it speaks of. A rule that forbids something outright is
+kept by a staging where nothing matches: that is said plainly, without a window.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from functools import cache
+from pathlib import Path
+
+from constraints.check import Finding, check_trace, rule_findings
+from constraints.pattern import Context
+from constraints.readings import Point, defaults, points
+from constraints.rulebook import Rule, active_rules
+from constraints.templates import person_matches
+from domain.trace import Trace
+from fsm.replay import replay
+
+WINDOW = 2            # lines shown before and after the line of interest
+
+#: the field of a template naming the events that trigger it (that it obliges or counts)
+TRIGGER = {"precedence": "then", "count_before": "then", "absence_between": "then",
+           "response": "first", "alternate": "a", "unique": "pattern", "at_most": "pattern"}
+
+
+@dataclass(frozen=True)
+class Example:
+    path: str                                  # the trace, relative to the repository
+    line: int | None                           # the line of interest (None: the whole trace)
+    window: tuple[tuple[int, str], ...]        # (line number, text) around it
+    note: str                                  # what the window shows
+    finding: Finding | None = None             # the failing example's finding
+
+    def to_json(self) -> dict:
+        doc: dict = {"path": self.path, "line": self.line,
+                     "window": [{"line": n, "text": t} for n, t in self.window], "note": self.note}
+        if self.finding is not None:
+            f = self.finding
+            doc["finding"] = {"rule": f.rule, "event": f.event, "line": f.line, "message": f.message}
+        return doc
+
+
+@dataclass(frozen=True)
+class Concern:
+    point: Point
+    follows: str | None        # the option the rule encodes (its `when`), None if it holds under all
+
+    def to_json(self) -> dict:
+        p = self.point
+        return {"point": p.name, "question": p.question, "quote": p.quote, "default": p.default,
+                "follows": self.follows,
+                "options": [{"option": o.name, "label": o.label, "source": o.source,
+                             "encoded": o.encoded} | ({"reason": o.reason} if o.reason else {})
+                            for o in p.options.values()]}
+
+
+def concerns(rule: Rule) -> list[Concern]:
+    """The contested points the rule encodes a reading of, or whose disputed words it quotes."""
+    when = dict(rule.when)
+    quoted = " ".join(c.quote for c in rule.citations)
+    return [Concern(p, when.get(name)) for name, p in points().items()
+            if name in when or p.quote in quoted]
+
+
+def readings_of(rule: Rule) -> dict[str, str]:
+    """The readings under which the rule is in force: the defaults, with the rule's `when`."""
+    return defaults() | dict(rule.when)
+
+
+def window(trace: Trace, line: int, size: int = WINDOW) -> tuple[tuple[int, str], ...]:
+    lo, hi = max(1, line - size), min(len(trace.source_lines), line + size)
+    return tuple((n, trace.line_text(n)) for n in range(lo, hi + 1))
+
+
+@cache
+def _load(path: Path, shown: str) -> tuple[Trace, Context]:
+    from domain.parse import parse_file
+
+    trace = parse_file(path, shown)
+    return trace, Context(trace, replay(trace))
+
+
+def failing(rule: Rule, path: Path, shown: str) -> Example | None:
+    """The first finding of `rule` in its violating example, with the lines around it."""
+    trace, _ = _load(path, shown)
+    readings = readings_of(rule)
+    result = check_trace(trace, active_rules(readings), readings)
+    found = next((f for f in result.findings if f.rule == rule.id), None)
+    if found is None:
+        return None
+    if found.line is None:
+        return Example(shown, None, (), "the trace as a whole breaks the rule", found)
+    return Example(shown, found.line, window(trace, found.line), "the line the rule objects to",
+                   found)
+
+
+def _first_concerned(rule: Rule, trace: Trace, ctx: Context) -> tuple[int, str] | None:
+    t = rule.template
+    assert t is not None
+    if t.kind == "pair":
+        for pair in trace.cast.pairs.values():
+            for who in (pair.upper, pair.lower):
+                if person_matches(t.who, trace.cast.persons[who]) and pair.line:
+                    return pair.line, f"the first pair with a 「{t.who}」: pair {pair.name}"
+        return None
+    field = TRIGGER.get(t.kind)
+    if field is None:
+        return None
+    pattern = getattr(t, field)
+    for e in trace:
+        if ctx.matches(pattern, e):
+            return e.line, f"the first event the rule speaks of: 「{pattern}」"
+    return None
+
+
+def passing(rule: Rule, stagings: Sequence[tuple[Path, str]]) -> Example | None:
+    """The first staging that keeps the rule, at the first event (or pair) the rule speaks of; for a
+    prohibition (absence, cast_absence), the first staging that keeps it, without a window."""
+    if not rule.encoded:
+        return None
+    for path, shown in stagings:
+        trace, ctx = _load(path, shown)
+        if rule_findings(trace, ctx, rule):
+            continue
+        if rule.template.kind in ("absence", "cast_absence"):
+            what = getattr(rule.template, "pattern", None) or getattr(rule.template, "who", "")
+            return Example(shown, None, (), f"nothing in the staging is 「{what}」: the rule is kept "
+                                            "throughout")
+        first = _first_concerned(rule, trace, ctx)
+        if first is not None:
+            line, note = first
+            return Example(shown, line, window(trace, line), note + "; the rule is kept")
+    return None
+
+
+@dataclass(frozen=True)
+class Explanation:
+    rule: Rule
+    concerns: tuple[Concern, ...]
+    passing: Example | None
+    failing: Example | None
+    failing_files: tuple[str, ...]          # every violating example of the rule
+
+
+def explain(rule: Rule, violations: Path, stagings: Sequence[Path], root: Path) -> Explanation:
+    """The rule's contested readings and examples; paths are shown relative to `root`."""
+    def rel(p: Path) -> str:
+        return str(p.relative_to(root))
+
+    files = sorted([*violations.glob(f"{rule.id}.trace"), *violations.glob(f"{rule.id}.*.trace")])
+    fail = next((x for x in (failing(rule, p, rel(p)) for p in files) if x is not None), None)
+    keep = passing(rule, [(p, rel(p)) for p in stagings])
+    if keep is None:     # e.g. rules of the 君: the violating examples of other rules may keep it
+        others = sorted(p for p in violations.glob("*.trace") if p not in files)
+        keep = passing(rule, [(p, rel(p)) for p in others])
+        if keep is not None:
+            other = Path(keep.path).stem.split(".")[0]
+            keep = replace(keep, note=f"{keep.note}; this example breaks {other}, not this rule")
+    return Explanation(rule, tuple(concerns(rule)), keep, fail, tuple(rel(p) for p in files))
