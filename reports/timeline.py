@@ -23,6 +23,7 @@ STRIP_H = 16
 HEAD_H = 58             # rounds, phase ids, phase names
 RULER_H = 16
 GAP_H = 30              # between the lanes and the strips (their heading)
+LABEL_EVERY = 480       # px: a long state segment repeats its label, so that it shows when scrolled
 ROUND_NAMES = {1: "第一番射", 2: "第二番射", 3: "第三番射"}
 #: the state colours of a strip, pale enough for black text
 PALETTE = ("#dbe8f6", "#f6e3c4", "#d6eed5", "#f1d5e3", "#e6dcf4", "#f4f0c2", "#cdebea", "#f3d9cf",
@@ -68,6 +69,7 @@ class Segment:
     colour: str
     label: str
     title: str
+    label_xs: tuple[float, ...] = ()   # where the label is drawn: repeated along a long segment
 
 
 @dataclass(frozen=True)
@@ -203,7 +205,9 @@ def _strips(trace: Trace, rep: Replay, px: int, top: float) -> list[Strip]:
                 continue
             x, w = start * px, (stop - start) * px
             title = f"{k}: {st}  (events {start + 1}–{stop}{', ' + dict(t.state_gloss).get(st, '') if dict(t.state_gloss).get(st) else ''})"
-            segs.append(Segment(x, w, st, colours[st], st if _fits(st, w, 11) else "", title))
+            label = st if _fits(st, w, 11) else ""
+            xs = tuple(x + 3 + k * LABEL_EVERY for k in range(int((w - 40) // LABEL_EVERY) + 1)) if label else ()
+            segs.append(Segment(x, w, st, colours[st], label, title, xs))
         out.append(Strip(k, t.name, top + n * STRIP_H, tuple(segs)))
     return out
 
