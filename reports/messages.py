@@ -31,7 +31,7 @@ _INPUT_ERRORS = [
      lambda m: "未知的" + {"person": "人物", "act": "动作", "object": "器物", "place": "位置",
                          "role": "职事", "rank": "爵等", "phase": "节次", "key": "键"}[m.group(1)] + " "),
     (re.compile(r"\bdid you mean (.*)\?$", re.M), r"是否要写 \1？"),
-    (re.compile(r"^(\S+=\S*): (\w+) is one of ", re.M), r"\1: \2 只能是 "),
+    (re.compile(r": (\w+) is one of "), r": \1 只能是 "),
     (re.compile(r"\bknown: "), "已知: "),
     (re.compile(r"\bno such file\b"), "没有这个文件"),
     (re.compile(r"\bthe file exists; choose another name or use --force"), "文件已存在；请换一个名字或加 --force"),

@@ -227,3 +227,51 @@ def test_unknown_slug_suggests_slugs() -> None:
         parse_lines("scorekeeper release-taly tallies\n", "t.trace")
     assert "unknown act release-taly" in err.value.render()
     assert "did you mean release-tally" in err.value.render()
+
+
+# -- messages in English or Chinese ---------------------------------------------------------------
+
+def _cli(*args: str, env: dict[str, str] | None = None):
+    from click.testing import CliRunner
+
+    from reports.messages import set_language
+    from verify import cli
+    try:
+        return CliRunner().invoke(cli, list(args), env=env, catch_exceptions=False)
+    finally:
+        set_language(None)
+
+
+@pytest.mark.parametrize("how", ["option", "environment"])
+def test_check_text_in_chinese(how: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    path = "traces/violations/bu-guan-bu-shi.trace"
+    english = _cli("check", path)
+    chinese = _cli("--lang", "zh", "check", path) if how == "option" else \
+        _cli("check", path, env={"XIANGSHE_LANG": "zh"})
+    assert english.exit_code == chinese.exit_code == 1
+    assert f"{path}:35: error: " in english.stdout and "\n  why   " in english.stdout
+    assert f"{path}:35: 错误: " in chinese.stdout
+    for word in ("理由", "规则", "原文", "计分核查", "所从之说"):
+        assert word in chinese.stdout and word not in english.stdout, word
+    assert "1 violation in 1 of 1 trace (22 events)" in english.stdout
+    assert "1 处违例，共 1 份仪注中 1 份（22 个事件）" in chinese.stdout
+    assert "不贯不释" in chinese.stdout          # the rule and its quote are shown as written
+
+
+def test_json_is_not_translated(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    path = "traces/violations/bu-guan-bu-shi.trace"
+    assert _cli("--lang", "zh", "check", "--format", "json", path).stdout == \
+        _cli("check", "--format", "json", path).stdout
+
+
+def test_bad_input_in_chinese(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.trace"
+    bad.write_text("釋獲着 釋獲 算\n主人 拜 n=7\n", encoding="utf-8")
+    out = _cli("--lang", "zh", "check", str(bad))
+    assert out.exit_code == 2
+    assert f"{bad}:1: 错误: 未知的人物 釋獲着" in out.stderr and "是否要写 釋獲者" in out.stderr
+    assert f"{bad}:2: 错误: n=7: n 只能是 1, 2, 3" in out.stderr
+    english = _cli("check", str(bad))
+    assert f"{bad}:1: error: unknown person 釋獲着" in english.stderr and "did you mean 釋獲者" in english.stderr
