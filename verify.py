@@ -93,9 +93,13 @@ def _readings(reading: tuple[str, ...], readings_file: Path | None) -> dict[str,
 @click.option("--format", "fmt", type=CHECK_FORMATS, default="text", show_default=True,
               help="text, json, sarif (SARIF 2.1.0, for code scanning) or junit (JUnit XML, for CI)")
 @click.option("--scoring", is_flag=True, help="show the scoring audit arrow by arrow")
+@click.option("--color/--no-color", "color", default=None,
+              help="colour the text output (default: on a terminal, unless NO_COLOR is set)")
+@click.option("--progress/--no-progress", "show_progress", default=None, hidden=True,
+              help="a progress bar on stderr (default: on a terminal, for many files)")
 @reading_options
 def check(files: tuple[Path, ...], fmt: str, scoring: bool, reading: tuple[str, ...],
-          readings_file: Path | None) -> None:
+          readings_file: Path | None, color: bool | None = None, show_progress: bool | None = None) -> None:
     """Replay FILES through the machines and the rules (no FILE: the canonical ceremony)."""
     from constraints.check import check_trace
     from constraints.rulebook import active_rules
@@ -107,7 +111,9 @@ def check(files: tuple[Path, ...], fmt: str, scoring: bool, reading: tuple[str, 
     rules_in_force = active_rules(chosen)
     paths = files or (CANONICAL,)
     results, errors = [], []
-    for path in paths:
+    from reports.progress import progress
+
+    for path in progress(paths, show_progress):
         shown = _display(path)
         if not path.exists():
             errors.append(f"{shown}: error: no such file")
@@ -124,9 +130,12 @@ def check(files: tuple[Path, ...], fmt: str, scoring: bool, reading: tuple[str, 
     elif fmt == "junit":
         from reports.junit import check_junit
         click.echo(check_junit(results, rules_in_force, chosen))
+    elif fmt == "json":
+        click.echo(render.check_json(results, chosen))
     else:
-        click.echo(render.check_json(results, chosen) if fmt == "json"
-                   else render.check_text(results, chosen, scoring))
+        from reports import colour
+        text, paint = render.check_text(results, chosen, scoring), colour.enabled(color)
+        click.echo(colour.paint(text) if paint else text, color=paint)
     sys.exit(0 if all(r.ok for r in results) else 1)
 
 
