@@ -19,6 +19,8 @@ NODE_H = 34
 CHAR_W = 15            # a CJK character at the diagram's font size, with some air
 PAD = 40
 LOOP_ACTS_PER_LINE = 5
+MAX_COLUMNS = 7        # a longer chain of columns is folded into rows
+BAND_GAP = 56          # px between two rows of columns
 
 
 @dataclass(frozen=True)
@@ -96,23 +98,32 @@ def layout(table: Table) -> Diagram:
     loops = {s: _acts_title(table, s, s) for s in table.states}
     tallest = max(len(layer) for layer in layers)
     widest = max(CHAR_W * len(st) + 24 for st in table.states)
-    col_gap = max(widest + 70, min(COL_GAP, 1240 // max(len(layers) - 1, 1)))
+    # A long chain of columns is folded into rows, right to left on every other row.
+    bands = -(-len(layers) // MAX_COLUMNS)
+    per_row = -(-len(layers) // bands)
+    col_gap = max(widest + 70, min(COL_GAP, 1240 // max(per_row - 1, 1)))
     loop_room = max((len(_wrap(a)) for a, _ in loops.values()), default=0) * 14
     row_gap = ROW_GAP + loop_room
-    height = PAD * 2 + 40 + (tallest - 1) * row_gap + NODE_H + loop_room
+    band_h = (tallest - 1) * row_gap + NODE_H + loop_room + BAND_GAP
+    height = PAD * 2 + 40 + bands * band_h - BAND_GAP
     nodes: dict[str, Node] = {}
-    for col, layer in enumerate(layers):
+    for k, layer in enumerate(layers):
+        band, col = divmod(k, per_row)
+        if band % 2:
+            col = per_row - 1 - col
         x = PAD + 70 + col * col_gap
-        top = PAD + 40 + (tallest - len(layer)) * row_gap / 2
+        top = PAD + 40 + band * band_h + (tallest - len(layer)) * row_gap / 2
         for row, state in enumerate(layer):
             acts, title = loops[state]
             w = max(64, CHAR_W * len(state) + 24)
             nodes[state] = Node(state, x, top + row * row_gap + NODE_H / 2, w, NODE_H,
                                 state == table.initial, state in table.final,
                                 gloss.get(state, ""), _wrap(acts), title)
-    width = PAD * 2 + 140 + (len(layers) - 1) * col_gap
+    width = PAD * 2 + 140 + (min(per_row, len(layers)) - 1) * col_gap
     pairs = list(dict.fromkeys((e.source, e.dest) for e in table.edges if e.source != e.dest))
-    arrows = [_arrow(table, nodes[a], nodes[b], (b, a) in pairs, col_gap) for a, b in pairs]
+    box = (PAD / 2, 8.0, width - PAD / 2, height - 8)
+    arrows = [_arrow(table, nodes[a], nodes[b], (b, a) in pairs, list(nodes.values()), box)
+              for a, b in pairs]
     init = nodes[table.initial]
     start = (init.x - init.w / 2 - 34, init.y, init.x - init.w / 2 - 2, init.y)
     return Diagram(table, tuple(nodes[s] for s in table.states), tuple(arrows), width, height, start)
@@ -127,20 +138,30 @@ def _border(n: Node, dx: float, dy: float) -> tuple[float, float]:
     return n.x + dx * t, n.y + dy * t
 
 
-def _arrow(table: Table, a: Node, b: Node, both_ways: bool, col_gap: float) -> Arrow:
+def _blocked(a: Node, b: Node, nodes: list[Node]) -> bool:
+    """Would a straight line from `a` to `b` run through another state?"""
+    others = [n for n in nodes if n is not a and n is not b]
+    for i in range(1, 40):
+        t = i / 40
+        x, y = a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t
+        if any(abs(x - n.x) < n.w / 2 + 6 and abs(y - n.y) < n.h / 2 + 6 for n in others):
+            return True
+    return False
+
+
+def _arrow(table: Table, a: Node, b: Node, both_ways: bool, nodes: list[Node],
+           box: tuple[float, float, float, float]) -> Arrow:
     acts, title = _acts_title(table, a.state, b.state)
     dx, dy = b.x - a.x, b.y - a.y
     dist = (dx * dx + dy * dy) ** 0.5 or 1.0
     ux, uy = dx / dist, dy / dist
-    # Bend an arrow when it has a partner going back, or when it would run through a column.
-    skips = abs(dx) > col_gap * 1.5 or (dx == 0 and abs(dy) > ROW_GAP * 1.5)
-    bend = 0.0
-    if both_ways:
-        bend = 26.0
-    if skips:
-        bend = 0.28 * dist
+    # Bend an arrow when it has a partner going back, or when it would run through a state.
+    bend = 26.0 if both_ways else 0.0
+    if _blocked(a, b, nodes):
+        bend = max(bend, 0.3 * dist)
     nx, ny = -uy, ux                       # the left-hand normal: a pair's two arrows part
-    mx, my = (a.x + b.x) / 2 + nx * bend, (a.y + b.y) / 2 + ny * bend
+    mx = min(max((a.x + b.x) / 2 + nx * bend, box[0]), box[2])     # the curve stays in the picture
+    my = min(max((a.y + b.y) / 2 + ny * bend, box[1]), box[3])
     sx, sy = _border(a, mx - a.x, my - a.y)
     ex, ey = _border(b, mx - b.x, my - b.y)
     path = f"M{sx:.1f},{sy:.1f} Q{mx:.1f},{my:.1f} {ex:.1f},{ey:.1f}"
