@@ -24,7 +24,7 @@ from pathlib import Path
 from domain.vocabulary import PERSON_KEYS, PLACE_KEYS, Term, Vocabulary, vocabulary
 
 SCHEMA_PATH = Path(__file__).resolve().parents[1] / "schemas" / "trace.schema.json"
-DIALECT = "https://json-schema.org/draft/2020-12/schema"
+DIALECT = "http://json-schema.org/draft-07/schema#"   # what editors implement fully
 SCHEMA_ID = "urn:xiangshe:schema:trace"
 
 
@@ -112,16 +112,16 @@ def trace_schema(v: Vocabulary | None = None) -> dict:
     v = v or vocabulary()
     places = _terms(v.places.values(), "a place")
     event_props: dict = {
-        "actor": {"$ref": "#/$defs/person", "description": "who acts"},
+        "actor": {"$ref": "#/definitions/person", "description": "who acts"},
         "act": _terms(v.acts.values(), "an act"),
-        "obj": {"$ref": "#/$defs/object"},
+        "obj": {"$ref": "#/definitions/object"},
     }
     for key in PERSON_KEYS:
-        event_props[key] = {"$ref": "#/$defs/person",
+        event_props[key] = {"$ref": "#/definitions/person",
                             "description": {"to": "the person addressed or served",
                                             "for": "the person credited (a tally)"}.get(key, key)}
     for key in PLACE_KEYS:
-        event_props[key] = {"$ref": "#/$defs/place"}
+        event_props[key] = {"$ref": "#/definitions/place"}
     for key, attr in v.attributes.items():
         event_props[key] = _attribute_value(attr.values, attr.gloss, attr.aliases)
     event_props["src"] = {"type": "string", "pattern": r"^L[1-9][0-9]*$",
@@ -135,10 +135,10 @@ def trace_schema(v: Vocabulary | None = None) -> dict:
                        "(a YAML trace, or the lines of a JSON Lines trace as an array). Generated from "
                        "the vocabulary by `python -m domain.schema --write`.",
         "type": "array",
-        "items": {"$ref": "#/$defs/record"},
-        "$defs": {
-            "record": {"anyOf": [{"$ref": "#/$defs/event"}, {"$ref": "#/$defs/phase"},
-                                 {"$ref": "#/$defs/cast"}, {"$ref": "#/$defs/pair"}]},
+        "items": {"$ref": "#/definitions/record"},
+        "definitions": {
+            "record": {"anyOf": [{"$ref": "#/definitions/event"}, {"$ref": "#/definitions/phase"},
+                                 {"$ref": "#/definitions/cast"}, {"$ref": "#/definitions/pair"}]},
             "event": {
                 "title": "an event: ACTOR ACT [OBJECT] [key=value …]",
                 "type": "object",
@@ -176,8 +176,8 @@ def trace_schema(v: Vocabulary | None = None) -> dict:
                 "type": "object",
                 "required": ["pair", "上射", "下射"],
                 "properties": {"pair": {"type": "string", "description": "the pair's name (上耦, 次耦 …)"},
-                               "上射": {"$ref": "#/$defs/person"},
-                               "下射": {"$ref": "#/$defs/person"}},
+                               "上射": {"$ref": "#/definitions/person"},
+                               "下射": {"$ref": "#/definitions/person"}},
                 "additionalProperties": False,
             },
             "person": _person(v),

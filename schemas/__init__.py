@@ -1,9 +1,11 @@
-"""The published JSON Schemas (draft 2020-12) of xiangshe's inputs and outputs, shipped with the
+"""The published JSON Schemas of xiangshe's inputs and outputs, shipped with the
 package so that `xiangshe schema NAME` prints them:
 
-- `trace`: trace files in record form (YAML, JSON Lines records); generated from the vocabulary
+- `trace` (draft-07, what editors implement): trace files in record form (YAML, JSON Lines
+  records); generated from the vocabulary
   by `python -m domain.schema --write`;
-- `check`, `rules`, `coverage`, `counterexample`: what those commands print with `--format json`.
+- `check`, `rules`, `coverage`, `counterexample` (draft 2020-12): what those commands print with
+  `--format json`.
 """
 
 from __future__ import annotations
