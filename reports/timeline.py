@@ -22,6 +22,7 @@ LANE_H = 18
 STRIP_H = 16
 HEAD_H = 58             # rounds, phase ids, phase names
 RULER_H = 16
+ALARM_TOP = HEAD_H
 GAP_H = 30              # between the lanes and the strips (their heading)
 LABEL_EVERY = 480       # px: a long state segment repeats its label, so that it shows when scrolled
 ROUND_NAMES = {1: "第一番射", 2: "第二番射", 3: "第三番射"}
@@ -82,7 +83,11 @@ class Strip:
 
 @dataclass(frozen=True)
 class Alarm:
+    """A violating event's column (one slice of it per rule broken there), linked to the rule."""
+
     x: float
+    y: float
+    h: float
     href: str
     title: str
 
@@ -258,15 +263,19 @@ def timeline(trace: Trace, rep: Replay, findings: Sequence[Finding], px: int | N
             why = "\n".join(f"✗ {f.rule}{' ' + f.name if f.name else ''}: {f.message}" for f in found)
             href = "#" + rule_anchor(rules[0])
             marks.append(Mark(x, y + 1, LANE_H - 2, "bad", f"{title}\n{why}", to_y, href))
-            alarms.append(Alarm(e.index * px, href, f"{title}\n{why}"))
+            alarms.append((e.index * px, rules, f"{title}\n{why}"))
         else:
             marks.append(Mark(x, y + 4, LANE_H - 8, _kind(e), title, to_y, None))
     lanes_bottom = top + len(lanes) * LANE_H
     strips_top = lanes_bottom + GAP_H
     strips = _strips(trace, rep, px, strips_top)
     height = strips_top + len(strips) * STRIP_H + 8
+    columns = []
+    for x, rules, why in alarms:
+        h = (height - ALARM_TOP) / len(rules)
+        columns += [Alarm(x, ALARM_TOP + k * h, h, "#" + rule_anchor(r), why) for k, r in enumerate(rules)]
     bands, rounds = _bands(events, px)
     ticks = tuple((i * px, i) for i in range(0, len(events) + 1, _tick_step(px)))
     return Timeline(len(events) * px + 2, height, tuple(lanes), tuple(bands), tuple(rounds),
-                    tuple(marks), tuple(strips), tuple(alarms), ticks, lanes_bottom, strips_top, px,
+                    tuple(marks), tuple(strips), tuple(columns), ticks, lanes_bottom, strips_top, px,
                     mark_w)

@@ -150,6 +150,19 @@ def test_every_link_has_its_anchor_and_every_finding_is_linked(pages) -> None:
     assert "rule-bu-guan-bu-shi" in hrefs
 
 
+def test_an_event_breaking_several_rules_links_to_each(tmp_path: Path) -> None:
+    """Draining a cup still in its basket: the 爵's machine refuses, and R030 (no bare cup) objects."""
+    trace = tmp_path / "two.trace"
+    trace.write_text("phase Φ05\n主人 卒爵 爵1\n", encoding="utf-8")
+    page = tmp_path / "two.html"
+    assert invoke("report", str(trace), "-o", str(page)).exit_code == 1
+    tags = elements(page.read_text(encoding="utf-8"))
+    hrefs = {a["href"] for t, a, _ in tags if t == "a"}
+    ids = {a["id"] for _, a, _ in tags if "id" in a}
+    assert {"#rule-machine.jue", "#rule-fan-ju-jue-san-zuo-er-bu-tu-jue"} <= hrefs
+    assert {"rule-machine.jue", "rule-fan-ju-jue-san-zuo-er-bu-tu-jue"} <= ids
+
+
 def test_violation_section_quotes_the_text_in_context(pages) -> None:
     html = pages["violating"][0].read_text(encoding="utf-8")
     section = html[html.index('id="rule-bu-guan-bu-shi"'):]
