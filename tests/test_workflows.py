@@ -1,0 +1,110 @@
+"""Fitting into workflows: the pre-commit hook definition (.pre-commit-hooks.yaml) and the CI
+example (docs/ci-example.yml) parse, select the right files, and their commands run.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+HOOKS = ROOT / ".pre-commit-hooks.yaml"
+CI = ROOT / "docs" / "ci-example.yml"
+BASH = shutil.which("bash")
+
+
+def hook() -> dict:
+    hooks = yaml.safe_load(HOOKS.read_text(encoding="utf-8"))
+    assert isinstance(hooks, list)
+    return next(h for h in hooks if h["id"] == "xiangshe-check")
+
+
+def test_hook_definition_is_complete() -> None:
+    h = hook()
+    assert {"id", "name", "entry", "language", "files"} <= set(h)
+    assert h["language"] == "python"
+    assert h["entry"].split()[:2] == ["xiangshe", "check"]
+
+
+@pytest.mark.parametrize(("path", "selected"), [
+    ("plans/my-staging.trace", True), ("plans/big.jsonl", True), ("plans/a.yaml", True),
+    ("b.yml", True), ("notes.txt", False), ("plan.trace.bak", False),
+    (".pre-commit-config.yaml", False), (".github/workflows/ci.yml", False),
+])
+def test_hook_selects_stagings_only(path: str, selected: bool) -> None:
+    h = hook()
+    chosen = re.search(h["files"], path) is not None and not re.search(h.get("exclude", "^$"), path)
+    assert chosen is selected
+
+
+def run_entry(*files: str) -> subprocess.CompletedProcess:
+    """The hook's entry as pre-commit runs it (the files appended), with `xiangshe` as this checkout."""
+    args = shlex.split(hook()["entry"])
+    assert args[0] == "xiangshe"
+    return subprocess.run([sys.executable, "verify.py", *args[1:], *files], cwd=ROOT,
+                          capture_output=True, text=True)
+
+
+def test_hook_entry_passes_a_good_staging_and_stops_a_bad_one() -> None:
+    good = run_entry("traces/canonical.trace")
+    assert good.returncode == 0 and "ok: 1 trace" in good.stdout
+    bad = run_entry("traces/canonical.trace", "traces/violations/bu-guan-bu-shi.trace")
+    assert bad.returncode == 1 and "bu-guan-bu-shi.trace:35: error:" in bad.stdout
+    assert "\x1b[" not in bad.stdout            # pre-commit captures output: no colour
+
+
+def workflow() -> dict:
+    return yaml.safe_load(CI.read_text(encoding="utf-8"))
+
+
+def test_ci_example_is_a_workflow_with_sarif_upload_and_junit_artifact() -> None:
+    wf = workflow()
+    steps = wf["jobs"]["check"]["steps"]
+    uses = [s.get("uses", "") for s in steps]
+    assert any(u.startswith("github/codeql-action/upload-sarif@") for u in uses)
+    assert any(u.startswith("actions/upload-artifact@") for u in uses)
+    assert wf["permissions"]["security-events"] == "write"
+    upload = next(s for s in steps if s.get("uses", "").startswith("github/codeql-action/upload-sarif"))
+    assert upload["if"] == "always()" and upload["with"]["sarif_file"] == "xiangshe.sarif"
+
+
+def run_step(name: str, cwd: Path) -> subprocess.CompletedProcess:
+    """Run a step of the CI example in bash, `xiangshe` being this checkout's verify.py."""
+    step = next(s for s in workflow()["jobs"]["check"]["steps"] if s.get("name") == name)
+    prelude = f'set -eo pipefail\nxiangshe() {{ "{sys.executable}" "{ROOT / "verify.py"}" "$@"; }}\n'
+    return subprocess.run([BASH, "-c", prelude + step["run"]], cwd=cwd, capture_output=True, text=True)
+
+
+@pytest.mark.skipif(BASH is None, reason="the workflow's steps are bash")
+def test_ci_example_steps_write_reports_and_fail_on_violations(tmp_path: Path) -> None:
+    plans = tmp_path / "plans"
+    plans.mkdir()
+    shutil.copy(ROOT / "traces" / "canonical.trace", plans / "a.trace")
+    shutil.copy(ROOT / "traces" / "violations" / "bu-guan-bu-shi.trace", plans / "b.trace")
+    assert run_step("List the plans", tmp_path).returncode == 0
+    sarif = run_step("Check (SARIF)", tmp_path)
+    assert sarif.returncode == 0, sarif.stderr          # violations (exit 1) still give a report
+    log = json.loads((tmp_path / "xiangshe.sarif").read_text(encoding="utf-8"))
+    assert [r["ruleId"] for r in log["runs"][0]["results"]] == ["bu-guan-bu-shi"]
+    junit = run_step("Check (JUnit XML)", tmp_path)
+    assert junit.returncode == 0 and "<testsuite" in (tmp_path / "xiangshe-junit.xml").read_text()
+    final = run_step("Fail on violations (readable output)", tmp_path)
+    assert final.returncode == 1 and "plans/b.trace:35: error:" in final.stdout
+    (plans / "c.trace").write_text("主人 献爵 爵\n", encoding="utf-8")    # bad input is not hidden
+    run_step("List the plans", tmp_path)
+    broken = run_step("Check (SARIF)", tmp_path)
+    assert broken.returncode != 0 and "plans/c.trace:1: error: unknown act 献爵" in broken.stderr
+
+
+def test_nothing_names_a_package_host() -> None:
+    for path in (HOOKS, CI, ROOT / "docs" / "workflows.md", ROOT / "docs" / "editors.md"):
+        text = path.read_text(encoding="utf-8")
+        assert "pypi.org" not in text and "index-url" not in text, path.name
