@@ -68,10 +68,14 @@ def rule_descriptor(r: Rule) -> dict:
         props["tags"] = [r.category]
     if r.when:
         props["when"] = [f"{p}={o}" for p, o in r.when]
+    markdown = "\n\n".join([f"**{short}**" + (f": {r.reading}" if r.reading else ""),
+                             *(f"> 「{c.quote}」 — `{c.source}:{c.line}`" for c in r.citations),
+                             f"Defined in `{r.location}`" + (f" ({crumbs})" if crumbs else "") +
+                             f"; `xiangshe explain {r.id}` shows passing and failing examples."])
     return {"id": r.id, "name": r.name,
             "shortDescription": _message(short),
             "fullDescription": _message(r.reading or short),
-            "help": _message("\n".join(help_lines)),
+            "help": {"text": "\n".join(help_lines), "markdown": markdown},
             "defaultConfiguration": {"level": "error"},
             "properties": props}
 

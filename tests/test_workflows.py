@@ -108,3 +108,21 @@ def test_nothing_names_a_package_host() -> None:
     for path in (HOOKS, CI, ROOT / "docs" / "workflows.md", ROOT / "docs" / "editors.md"):
         text = path.read_text(encoding="utf-8")
         assert "pypi.org" not in text and "index-url" not in text, path.name
+
+
+def test_sarif_rules_carry_quotes_and_help_for_code_scanning() -> None:
+    out = subprocess.run([sys.executable, "verify.py", "check", "--format", "sarif",
+                          "traces/violations/bu-guan-bu-shi.trace"], cwd=ROOT, capture_output=True,
+                         text=True)
+    run = json.loads(out.stdout)["runs"][0]
+    rules = [d for d in run["tool"]["driver"]["rules"] if d["properties"]["kind"] == "rule"]
+    assert rules
+    for d in rules:
+        quotes = [q["text"] for q in d["properties"]["quotes"]]
+        assert d["fullDescription"]["text"] and d["help"]["text"]
+        assert all(q in d["help"]["text"] and q in d["help"]["markdown"] for q in quotes), d["id"]
+    result = run["results"][0]
+    loc = result["locations"][0]["physicalLocation"]
+    assert loc["artifactLocation"]["uri"] == "traces/violations/bu-guan-bu-shi.trace"
+    assert loc["region"]["startLine"] == 35
+    assert result["relatedLocations"][0]["physicalLocation"]["region"]["startLine"] == 134
