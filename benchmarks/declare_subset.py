@@ -91,12 +91,14 @@ class Translation:
     constraints: dict[str, list[Constraint]]            # rule id → its Declare constraints
     excluded: dict[str, str]                            # rule id → why not
 
-    def model(self) -> dict[str, dict[tuple[str, ...], dict[str, int]]]:
-        """The pm4py Declare model: template → {(a,) or (a, b): {"support", "confidence"}}."""
+    def model(self) -> dict[str, dict[str | tuple[str, ...], dict[str, int]]]:
+        """The pm4py Declare model: template → {a or (a, b): {"support", "confidence"}} (a unary
+        template is keyed by the activity itself, as `pm4py.discover_declare` writes it: a 1-tuple
+        would never be found in a trace, and the constraint would silently always hold)."""
         out: dict = defaultdict(dict)
         for cs in self.constraints.values():
             for template, acts in cs:
-                out[template][acts] = {"support": 1, "confidence": 1}
+                out[template][acts[0] if len(acts) == 1 else acts] = {"support": 1, "confidence": 1}
         return dict(out)
 
     def by_constraint(self) -> dict[Constraint, list[str]]:
