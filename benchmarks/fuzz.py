@@ -1,0 +1,90 @@
+"""Fuzz the readers and the checker with N inputs and count them (the fuzz tests, at any size).
+
+    python benchmarks/fuzz.py 20000            # N inputs from seeds 0..N-1: tried, outcomes, failures
+    python benchmarks/fuzz.py 5000 --start 1000000
+    python benchmarks/fuzz.py --atheris 20000  # coverage-guided (needs the `fuzz` extra: atheris)
+
+Each input is a file (`.trace`, `.jsonl`, `.yaml` or `.yml`) from tests/fuzzgen.py: random bytes,
+vocabulary and garbage soup, or a window of a bundled trace with structural or garbage edits. It is
+parsed and checked as `xiangshe check` does; an exception other than the project's input errors is
+a failure, printed with its seed (rerun one with `--start SEED 1`). Exit 1 if anything failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import tempfile
+import time
+import traceback
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests import fuzzgen  # noqa: E402
+
+
+def seeded(n: int, start: int, tmp: Path) -> int:
+    outcomes: Counter = Counter()
+    failures = []
+    t0 = time.perf_counter()
+    for seed in range(start, start + n):
+        suffix, data = fuzzgen.fuzz_input(random.Random(seed))
+        path = tmp / f"fuzz.{suffix}"
+        path.write_bytes(data)
+        try:
+            outcomes[fuzzgen.run(path)] += 1
+        except Exception as err:            # noqa: BLE001 — a failure is what we are counting
+            outcomes["FAILED"] += 1
+            failures.append((seed, suffix, f"{type(err).__name__}: {err}",
+                             traceback.format_exc(limit=-3)))
+    seconds = time.perf_counter() - t0
+    print(f"{n} inputs tried (seeds {start}..{start + n - 1}) in {seconds:.1f} s: "
+          + ", ".join(f"{k} {v}" for k, v in sorted(outcomes.items())))
+    for seed, suffix, what, tb in failures[:20]:
+        print(f"FAILED seed {seed} (.{suffix}): {what}\n{tb}")
+    return 1 if failures else 0
+
+
+def with_atheris(n: int, tmp: Path) -> int:
+    import atheris
+
+    atheris.instrument_all()                 # the project's modules are already loaded by fuzzgen
+    count: Counter = Counter()
+
+    def one(data: bytes) -> None:
+        fdp = atheris.FuzzedDataProvider(data)
+        suffix = fuzzgen.SUFFIXES[fdp.ConsumeIntInRange(0, 3)]
+        path = tmp / f"fuzz.{suffix}"
+        path.write_bytes(fdp.ConsumeBytes(fdp.remaining_bytes()))
+        count[fuzzgen.run(path)] += 1        # any other exception: atheris reports it and stops
+        if sum(count.values()) % 1000 == 0:   # libFuzzer exits without returning: report as we go
+            print(f"atheris: {sum(count.values())} inputs tried: "
+                  + ", ".join(f"{k} {v}" for k, v in sorted(count.items())), flush=True)
+
+    corpus = tmp / "corpus"
+    corpus.mkdir()
+    rng = random.Random(0)
+    for k in range(50):                      # seeds: bundled windows in each format
+        suffix, data = fuzzgen.fuzz_input(rng)
+        (corpus / f"seed{k}").write_bytes(bytes([fuzzgen.SUFFIXES.index(suffix)]) + data)
+    atheris.Setup([sys.argv[0], f"-runs={n}", "-max_len=4096", str(corpus)], one)
+    atheris.Fuzz()                           # exits the process when done (status 0: nothing found)
+    return 0
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("n", type=int, nargs="?", default=2000)
+    ap.add_argument("--start", type=int, default=0, help="the first seed")
+    ap.add_argument("--atheris", action="store_true", help="coverage-guided fuzzing with atheris")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory(prefix="xiangshe-fuzz-") as tmp:
+        return with_atheris(args.n, Path(tmp)) if args.atheris else seeded(args.n, args.start, Path(tmp))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

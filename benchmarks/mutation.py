@@ -1,0 +1,326 @@
+"""Mutation of the canonical ceremony: every single-event mutant, checked; which rules kill it.
+
+    python benchmarks/mutation.py                       # every mutant, 2 processes; writes nothing
+    python benchmarks/mutation.py --ops delete,swap --stride 10 --json a.json  # every 10th mutant
+    python benchmarks/mutation.py --report docs/mutation-report.md --merge a.json b.json
+    python benchmarks/mutation.py --differential 50     # Python vs z3 on mutants at every 50th event
+
+Operators, on `traces/canonical.trace` (event i, 0-based):
+  delete     remove event i
+  duplicate  event i twice in a row
+  swap       events i and i+1 exchanged
+  actor      the actor of event i replaced by each other person who acts in the same phase (the
+             persons present at that point of the ceremony; a personal object such as 矢 follows
+             its new actor unless the event names a recipient with to=)
+
+Each mutant is checked in-process by the checker the CLI uses (`constraints.check.check_trace`:
+machines, every encoded rule in force, the scoring audit); an exception is a crash, reported as such.
+A mutant is *rejected* if it has any finding, *accepted* otherwise. A mutant is *killed* by a rule
+when the rule has a finding on it; the checker evaluates every rule whatever the machines say, so no
+kill is masked by a machine refusal, but kills that a machine also makes are counted apart
+("with a machine") from those that only rules make.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter, defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from constraints.check import check_trace  # noqa: E402
+from constraints.rulebook import Rule, active_rules  # noqa: E402
+from domain.parse import parse_file  # noqa: E402
+from domain.trace import Event, ObjectRef, Trace  # noqa: E402
+from domain.vocabulary import vocabulary  # noqa: E402
+
+CANONICAL = ROOT / "traces" / "canonical.trace"
+OPS = ("delete", "duplicate", "swap", "actor")
+
+
+@dataclass(frozen=True)
+class Mutant:
+    op: str
+    at: int                      # the mutated event (0-based)
+    detail: str = ""             # for `actor`: the new actor
+
+    @property
+    def name(self) -> str:
+        return f"{self.op}@{self.at}" + (f"→{self.detail}" if self.detail else "")
+
+    def events(self, ev: list[Event]) -> tuple[Event, ...]:
+        i = self.at
+        if self.op == "delete":
+            return _renumber(ev[:i] + ev[i + 1:])
+        if self.op == "duplicate":
+            return _renumber(ev[:i + 1] + ev[i:])
+        if self.op == "swap":
+            return _renumber(ev[:i] + [ev[i + 1], ev[i]] + ev[i + 2:])
+        return tuple(ev[:i] + [with_actor(ev[i], self.detail)] + ev[i + 1:])
+
+
+def _renumber(events: list[Event]) -> tuple[Event, ...]:
+    return tuple(e if e.index == k else replace(e, index=k) for k, e in enumerate(events))
+
+
+def with_actor(e: Event, who: str) -> Event:
+    """Event `e` as if its line named `who` as the actor (a personal object follows the actor)."""
+    obj = e.obj
+    if obj is not None and vocabulary().objects[obj.kind].personal and e.get("to") is None:
+        obj = ObjectRef(obj.kind, who)
+    words = e.text.split(maxsplit=1)
+    return replace(e, actor=who, obj=obj, text=" ".join([who, *words[1:]]))
+
+
+def present(trace: Trace) -> dict[str | None, list[str]]:
+    """The persons who act in each phase, in order of first appearance."""
+    out: dict[str | None, list[str]] = defaultdict(list)
+    for e in trace.events:
+        if e.actor not in out[e.phase]:
+            out[e.phase].append(e.actor)
+    return out
+
+
+def mutants(trace: Trace, ops: tuple[str, ...] = OPS) -> Iterator[Mutant]:
+    ev = trace.events
+    persons = present(trace)
+    for i in range(len(ev)):
+        if "delete" in ops:
+            yield Mutant("delete", i)
+        if "duplicate" in ops:
+            yield Mutant("duplicate", i)
+        if "swap" in ops and i + 1 < len(ev):
+            yield Mutant("swap", i)
+        if "actor" in ops:
+            for who in persons[ev[i].phase]:
+                if who != ev[i].actor:
+                    yield Mutant("actor", i, who)
+
+
+def as_trace(base: Trace, m: Mutant) -> Trace:
+    return Trace(base.path, list(m.events(list(base.events))), base.cast, base.phase_lines,
+                 base.source_lines)
+
+
+def judge(base: Trace, m: Mutant, rules: list[Rule]) -> tuple[str, ...] | str:
+    """The sorted ids of what objects to mutant `m` (rules, machine.*, audit.*), or a crash."""
+    try:
+        result = check_trace(as_trace(base, m), rules)
+    except Exception as err:            # a crash is what this benchmark is looking for
+        return f"CRASH {type(err).__name__}: {err}"
+    return tuple(sorted({f.rule for f in result.findings}))
+
+
+# -- running, possibly in several processes -------------------------------------------------------
+
+_STATE: dict = {}
+
+
+def _init(ops: tuple[str, ...], stride: int) -> None:
+    base = parse_file(CANONICAL, "traces/canonical.trace")
+    _STATE.update(base=base, rules=active_rules(), ops=ops, stride=stride)
+
+
+def _work(part: tuple[int, int]) -> list[tuple[str, str, int, tuple[str, ...] | str]]:
+    k, parts = part
+    base, rules, stride = _STATE["base"], _STATE["rules"], _STATE["stride"]
+    out = []
+    for j, m in enumerate(mutants(base, _STATE["ops"])):
+        if j % stride == 0 and (j // stride) % parts == k:
+            out.append((m.op, m.name, m.at, judge(base, m, rules)))
+    return out
+
+
+def run(ops: tuple[str, ...], stride: int, jobs: int) -> list[tuple[str, str, int, tuple[str, ...] | str]]:
+    if jobs <= 1:
+        _init(ops, stride)
+        return _work((0, 1))
+    import multiprocessing as mp
+    with mp.get_context("fork").Pool(jobs, _init, (ops, stride)) as pool:
+        parts = pool.map(_work, [(k, jobs) for k in range(jobs)])
+    return sorted((r for p in parts for r in p), key=lambda r: (OPS.index(r[0]), r[2], r[1]))
+
+
+# -- the report -------------------------------------------------------------------------------------
+
+def summarise(results, rules: list[Rule]) -> dict:
+    per_op: dict[str, Counter] = defaultdict(Counter)
+    kills: Counter = Counter()
+    kills_alone: Counter = Counter()          # mutants that this rule is the only one to reject
+    kills_no_machine: Counter = Counter()     # mutants that no machine rejects, and this rule does
+    machines: Counter = Counter()
+    first: dict[str, str] = {}
+    crashes = []
+    for op, name, _at, verdict in results:
+        per_op[op]["mutants"] += 1
+        if isinstance(verdict, str):
+            per_op[op]["crashed"] += 1
+            crashes.append((name, verdict))
+            continue
+        per_op[op]["rejected" if verdict else "accepted"] += 1
+        machine = [v for v in verdict if v.startswith("machine.")]
+        per_op[op]["by a machine"] += bool(machine)
+        per_op[op]["by rules only"] += bool(verdict) and not machine
+        for v in verdict:
+            (machines if v.startswith("machine.") else kills)[v] += 1
+            first.setdefault(v, name)
+            if not v.startswith("machine."):
+                kills_alone[v] += len(verdict) == 1
+                kills_no_machine[v] += not machine
+    encoded = sorted(r.id for r in rules if r.encoded)
+    return {"per_op": {op: dict(c) for op, c in per_op.items()},
+            "kills": {r: kills.get(r, 0) for r in encoded} | {a: n for a, n in kills.items() if a.startswith("audit.")},
+            "kills_alone": dict(kills_alone), "kills_no_machine": dict(kills_no_machine),
+            "machines": dict(machines), "first": first, "crashes": crashes,
+            "unkilled": [r for r in encoded if not kills.get(r)]}
+
+
+def merge(summaries: list[dict]) -> dict:
+    """Add up the summaries of several runs (e.g. one per operator)."""
+    out: dict = {"per_op": {}, "kills": {}, "kills_alone": {}, "kills_no_machine": {}, "machines": {},
+                 "first": {}, "crashes": [], "runs": []}
+    for s in summaries:
+        out["per_op"] |= s["per_op"]
+        for key in ("kills", "kills_alone", "kills_no_machine", "machines"):
+            for k, v in s[key].items():
+                out[key][k] = out[key].get(k, 0) + v
+        for k, v in s["first"].items():
+            out["first"].setdefault(k, v)
+        out["crashes"] += s["crashes"]
+        out["runs"].append({k: s[k] for k in ("ops", "stride", "jobs", "seconds", "checked")})
+    out["unkilled"] = sorted(r for r, n in out["kills"].items() if not n and not r.startswith("audit."))
+    return out
+
+
+def why_unkilled(rule: Rule, base: Trace) -> tuple[str, list[tuple[str, int]]]:
+    """A first diagnosis: the rule's kind and, per pattern, how many canonical events match it."""
+    from constraints.pattern import Context
+    from fsm.replay import replay
+
+    ctx = Context(base, replay(base))
+    counts = [(str(p), sum(ctx.matches(p, e) for e in base.events)) for p in rule.template.patterns()]
+    kind = rule.template.kind
+    if kind in ("pair", "cast_absence"):
+        return "about the cast (who is present, who is paired with whom): no event mutation changes it", counts
+    if kind == "absence":
+        return ("a prohibition: it is broken only by an event matching its pattern, and no deletion, "
+                "duplication, swap or change of actor among the persons present makes one"), counts
+    trigger = counts[-1][1] if counts else 0
+    if trigger == 0:
+        return "never triggered by the canonical ceremony: its later pattern matches no event", counts
+    return "triggered, but no single mutation breaks it (see the note)", counts
+
+
+def write_report(summary: dict, base: Trace, rules: list[Rule], path: Path, differential: str) -> None:
+    by_id = {r.id: r for r in rules}
+    total = sum(c.get("mutants", 0) for c in summary["per_op"].values())
+    out = ["# Mutation of the canonical ceremony", "",
+           "Generated by `python benchmarks/mutation.py --report docs/mutation-report.md` from the runs "
+           "listed below; the operators and the meaning of *killed* are in the docstring of "
+           "benchmarks/mutation.py. The checker evaluates every rule whatever the machines say "
+           "(constraints/check.py), so no kill is masked by a machine refusal; *alone* counts the "
+           "mutants that only this rule rejects, *no machine* those that no machine rejects.", "",
+           f"Canonical ceremony: {len(base)} events, {len(base.cast.persons)} persons; "
+           f"{sum(r.encoded for r in rules)} encoded rules in force (default readings).", "",
+           "## Runs", "", "| operators | stride | mutants checked | seconds | processes |", "|---|---|---|---|---|"]
+    for r in summary["runs"]:
+        out.append(f"| {', '.join(r['ops'])} | {r['stride']} | {r['checked']} | {r['seconds']} | {r['jobs']} |")
+    out += ["", "## Mutants per operator", "",
+            "| operator | mutants | accepted | rejected | by a machine | by rules only | crashed |",
+            "|---|---|---|---|---|---|---|"]
+    for op in OPS:
+        c = summary["per_op"].get(op)
+        if c:
+            out.append(f"| {op} | {c.get('mutants', 0)} | {c.get('accepted', 0)} | {c.get('rejected', 0)} | "
+                       f"{c.get('by a machine', 0)} | {c.get('by rules only', 0)} | {c.get('crashed', 0)} |")
+    out += ["", f"{total} mutants checked, {len(summary['crashes'])} crashed.", ""]
+    for name, what in summary["crashes"][:20]:
+        out.append(f"- crash: `{name}`: {what}")
+    out += ["", "## Kills per rule", "", "Every encoded rule in force, most kills first; the first mutant "
+            "that each kills is an example (`op@event`, 0-based).", "",
+            "| rule | name | kind | kills | alone | no machine | first |", "|---|---|---|---|---|---|---|"]
+    for rid, n in sorted(summary["kills"].items(), key=lambda kv: (-kv[1], kv[0])):
+        r = by_id.get(rid)
+        out.append(f"| {rid} | {r.name if r else '数获 audit'} | {r.template.kind if r else 'audit'} | {n} | "
+                   f"{summary['kills_alone'].get(rid, 0)} | {summary['kills_no_machine'].get(rid, 0)} | "
+                   f"{summary['first'].get(rid, '')} |")
+    out += ["", "## Kills per machine", "", "| machine | kills | first |", "|---|---|---|"]
+    for m, n in sorted(summary["machines"].items(), key=lambda kv: (-kv[1], kv[0])):
+        out.append(f"| {m} | {n} | {summary['first'].get(m, '')} |")
+    out += ["", f"## Rules that kill none ({len(summary['unkilled'])})", "",
+            "For each: the diagnosis computed from the rule's kind, and how many events of the "
+            "canonical ceremony match each of its patterns (in the template's order).", ""]
+    for rid in summary["unkilled"]:
+        r = by_id[rid]
+        reason, counts = why_unkilled(r, base)
+        out.append(f"- **{rid}** {r.name} ({r.template.kind}): {reason}. "
+                   + "; ".join(f"`{p}` matches {n}" for p, n in counts))
+    out += ["", "## Differential agreement on mutants", "", differential, ""]
+    path.write_text("\n".join(out), encoding="utf-8")
+
+
+def differential(stride: int) -> str:
+    """Python vs z3 on every rule for the mutants of tests/test_mutation.py at every STRIDE-th event."""
+    from tests import test_mutation as tm
+    t0, count, bad = time.perf_counter(), 0, []
+    for i in range(0, len(tm.LINES), stride):
+        for name, lines in tm.window_mutants(i, every_actor=True):
+            count += 1
+            bad += [f"{name}: {d}" for d in tm.compare(name, lines)]
+    seconds = time.perf_counter() - t0
+    line = (f"{count} mutants (windows of {tm.WIDTH} events, every operator at every {stride}th event, "
+            f"every other person present for the actor) × {len(tm.RULES)} encoded rules = "
+            f"{count * len(tm.RULES)} comparisons in {seconds:.0f} s: {len(bad)} disagreements")
+    print(line)
+    for b in bad[:20]:
+        print("DISAGREE", b)
+    return line
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--ops", default=",".join(OPS), help="comma-separated operators")
+    ap.add_argument("--stride", type=int, default=1, help="check every STRIDE-th mutant only")
+    ap.add_argument("--jobs", type=int, default=2, help="processes")
+    ap.add_argument("--json", type=Path, help="write the summary here (JSON)")
+    ap.add_argument("--report", type=Path, help="write the markdown report from the --merge files")
+    ap.add_argument("--merge", type=Path, nargs="*", default=[], help="summaries (--json) to report on")
+    ap.add_argument("--differential", type=int, metavar="STRIDE",
+                    help="compare Python and z3 on the mutants at every STRIDE-th event instead")
+    ap.add_argument("--differential-line", default="", help="the result line of a --differential run")
+    args = ap.parse_args(argv)
+    if args.differential:
+        differential(args.differential)
+        return 0
+    if args.report:
+        summary = merge([json.loads(p.read_text(encoding="utf-8")) for p in args.merge])
+        base = parse_file(CANONICAL, "traces/canonical.trace")
+        write_report(summary, base, active_rules(), args.report, args.differential_line)
+        return 0
+    ops = tuple(o for o in args.ops.split(",") if o)
+    assert set(ops) <= set(OPS), ops
+    t0 = time.perf_counter()
+    results = run(ops, args.stride, args.jobs)
+    seconds = time.perf_counter() - t0
+    summary = summarise(results, active_rules()) | {
+        "ops": list(ops), "stride": args.stride, "jobs": args.jobs, "seconds": round(seconds, 1),
+        "checked": len(results)}
+    for op, c in summary["per_op"].items():
+        print(f"{op:10} {c}")
+    print(f"{len(results)} mutants checked in {seconds:.1f} s ({1000 * seconds / max(1, len(results)):.0f} ms "
+          f"each, {args.jobs} processes); {len(summary['crashes'])} crashed; "
+          f"{len(summary['unkilled'])} encoded rules kill none")
+    if args.json:
+        args.json.write_text(json.dumps(summary, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    return 1 if summary["crashes"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
