@@ -2,12 +2,14 @@
 
     python benchmarks/fuzz.py 20000            # N inputs from seeds 0..N-1: tried, outcomes, failures
     python benchmarks/fuzz.py 5000 --start 1000000
-    python benchmarks/fuzz.py --atheris 20000  # coverage-guided (needs the `fuzz` extra: atheris)
 
 Each input is a file (`.trace`, `.jsonl`, `.yaml` or `.yml`) from tests/fuzzgen.py: random bytes,
 vocabulary and garbage soup, or a window of a bundled trace with structural or garbage edits. It is
 parsed and checked as `xiangshe check` does; an exception other than the project's input errors is
 a failure, printed with its seed (rerun one with `--start SEED 1`). Exit 1 if anything failed.
+
+Coverage-guided fuzzing (atheris) was tried and left out: instrumenting the loaded code takes
+minutes, it found nothing these inputs do not, and it cannot run inside pytest.
 """
 
 from __future__ import annotations
@@ -49,41 +51,13 @@ def seeded(n: int, start: int, tmp: Path) -> int:
     return 1 if failures else 0
 
 
-def with_atheris(n: int, tmp: Path) -> int:
-    import atheris
-
-    atheris.instrument_all()                 # the project's modules are already loaded by fuzzgen
-    count: Counter = Counter()
-
-    def one(data: bytes) -> None:
-        fdp = atheris.FuzzedDataProvider(data)
-        suffix = fuzzgen.SUFFIXES[fdp.ConsumeIntInRange(0, 3)]
-        path = tmp / f"fuzz.{suffix}"
-        path.write_bytes(fdp.ConsumeBytes(fdp.remaining_bytes()))
-        count[fuzzgen.run(path)] += 1        # any other exception: atheris reports it and stops
-        if sum(count.values()) % 1000 == 0:   # libFuzzer exits without returning: report as we go
-            print(f"atheris: {sum(count.values())} inputs tried: "
-                  + ", ".join(f"{k} {v}" for k, v in sorted(count.items())), flush=True)
-
-    corpus = tmp / "corpus"
-    corpus.mkdir()
-    rng = random.Random(0)
-    for k in range(50):                      # seeds: bundled windows in each format
-        suffix, data = fuzzgen.fuzz_input(rng)
-        (corpus / f"seed{k}").write_bytes(bytes([fuzzgen.SUFFIXES.index(suffix)]) + data)
-    atheris.Setup([sys.argv[0], f"-runs={n}", "-max_len=4096", str(corpus)], one)
-    atheris.Fuzz()                           # exits the process when done (status 0: nothing found)
-    return 0
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("n", type=int, nargs="?", default=2000)
     ap.add_argument("--start", type=int, default=0, help="the first seed")
-    ap.add_argument("--atheris", action="store_true", help="coverage-guided fuzzing with atheris")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="xiangshe-fuzz-") as tmp:
-        return with_atheris(args.n, Path(tmp)) if args.atheris else seeded(args.n, args.start, Path(tmp))
+        return seeded(args.n, args.start, Path(tmp))
 
 
 if __name__ == "__main__":
