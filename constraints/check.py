@@ -9,11 +9,12 @@ from constraints.pattern import Context
 from constraints.rulebook import Rule, active_rules
 from constraints.scoring import RoundScore, audit
 from domain.errors import TraceError, did_you_mean
+from domain.gcpause import gc_paused
 from domain.parse import TraceErrors
 from domain.text import Citation
 from domain.trace import Trace
-from fsm.replay import Refusal, replay
-from fsm.table import Table, table_for_object
+from fsm.replay import Refusal, object_steps, replay
+from fsm.table import Table
 
 
 @dataclass(frozen=True)
@@ -55,8 +56,9 @@ def validate(trace: Trace) -> None:
     for e in trace.events:
         if e.obj is None:
             continue
-        t = table_for_object(e.obj.kind)
-        if t is not None and e.act not in t.acts:
+        m = object_steps(e.obj.kind)
+        if m is not None and e.act not in m.acts:
+            t = m.table
             errors.append(TraceError(trace.path, e.line,
                                      f"{e.act} is not an act on {e.obj.kind}",
                                      trace.line_text(e.line),
@@ -95,6 +97,7 @@ def rule_findings(trace: Trace, ctx: Context, rule: Rule) -> list[Finding]:
     return out
 
 
+@gc_paused()
 def check_trace(trace: Trace, rules: Sequence[Rule] | None = None,
                 readings: dict[str, str] | None = None) -> Result:
     """Replay `trace` and evaluate `rules` (default: the rules in force under the default readings)."""

@@ -18,7 +18,9 @@ A condition is `key=v1|v2` or `key!=v`; `none` stands for an absent value. Keys:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from operator import attrgetter
 
 from domain.errors import RulebookError, did_you_mean
 from domain.trace import SIDES, Event, Trace
@@ -158,52 +160,184 @@ def key_kind(key: str) -> str:
 
 
 class Context:
-    """A trace with its replay: the values patterns and correlations read."""
+    """A trace with its replay: the values patterns and correlations read.
+
+    The events a pattern matches are found once per Context and kept: its candidates come from an
+    index of the trace's events by act (else by phase) and by the actor's role, and only its other
+    conditions are tested, compiled once into a function. A rule visits only those events.
+    """
 
     def __init__(self, trace: Trace, replay: Replay) -> None:
         self.trace, self.replay = trace, replay
         self.persons = trace.cast.persons
+        self._index: dict[str, dict] = {}
+        self._getters: dict[str, Callable[[Event], str | None]] = {}
+        self._tests: dict[Pattern, Callable[[Event], bool]] = {}
+        self._hits: dict[Pattern, tuple[list[Event], set[int]]] = {}
 
     def value(self, e: Event, key: str) -> str | None:
+        return self.getter(key)(e)
+
+    def getter(self, key: str) -> Callable[[Event], str | None]:
+        """A function reading `key` of an event (what `value` returns), made once per key."""
+        got = self._getters.get(key)
+        if got is None:
+            got = self._getters[key] = self._make_getter(key)
+        return got
+
+    def _make_getter(self, key: str) -> Callable[[Event], str | None]:
         if key == "actor":
-            return e.actor
+            return attrgetter("actor")
         if key == "obj":
-            return e.obj.key if e.obj else None
+            return lambda e: e.obj.key if e.obj else None
         if key == "phase":
-            return e.phase
+            return attrgetter("phase")
         if key == "round":
-            return str(e.round)
+            return lambda e: str(e.round)
         if key == "obj.state":
-            return self.replay.obj_state[e.index]
+            return lambda e: self.replay.obj_state[e.index]
         head, dot, attr = key.partition(".")
-        if dot:
-            who = e.actor if head == "actor" else e.get(head)
+        if not dot:
+            return lambda e: e.get(key)
+        persons = self.persons
+        if head == "actor":
+            if attr in PERSON_ATTRS:
+                return lambda e: getattr(persons[e.actor], attr)
+            return lambda e: self.replay.actor_state[e.index].get(attr)
+
+        def of_person(e: Event) -> str | None:
+            who = e.get(head)
             if who is None:
                 return None
             if attr in PERSON_ATTRS:
-                p = self.persons[who]
-                return getattr(p, attr)
+                return getattr(persons[who], attr)
             return self.replay.actor_state[e.index].get(attr)
-        return e.get(key)
+        return of_person
+
+    def _test(self, p: Pattern) -> Callable[[Event], bool]:
+        """The pattern's test of an event, but for its acts and roles (its candidates have those)."""
+        test = self._tests.get(p)
+        if test is not None:
+            return test
+        persons = self.persons
+        checks: list[Callable[[Event], bool]] = []
+        if p.objs is not None:
+            objs = p.objs
+            checks.append(lambda e: e.obj is not None and e.obj.kind in objs)
+        for c in p.conds:
+            get, values, negate = self.getter(c.key), c.values, c.negate
+            if c.key in PERSON_KEYS:
+                def check(e, get=get, values=values, negate=negate) -> bool:
+                    v = get(e)
+                    return ((persons[v].role if v is not None else NONE) in values) != negate
+            else:
+                def check(e, get=get, values=values, negate=negate) -> bool:
+                    v = get(e)
+                    return ((v if v is not None else NONE) in values) != negate
+            checks.append(check)
+        if not checks:
+            test = _always
+        elif len(checks) == 1:
+            test = checks[0]
+        else:
+            def test(e: Event) -> bool:
+                for check in checks:
+                    if not check(e):
+                        return False
+                return True
+        self._tests[p] = test
+        return test
 
     def matches(self, p: Pattern, e: Event) -> bool:
         if p.acts is not None and e.act not in p.acts:
             return False
         if p.roles is not None and self.persons[e.actor].role not in p.roles:
             return False
-        if p.objs is not None and (e.obj is None or e.obj.kind not in p.objs):
-            return False
-        for c in p.conds:
-            v = self.value(e, c.key)
-            if c.key in PERSON_KEYS and v is not None:
-                v = self.persons[v].role
-            hit = (v if v is not None else NONE) in c.values
-            if hit == c.negate:
-                return False
-        return True
+        return self._test(p)(e)
+
+    def _by(self, fields: str) -> dict:
+        """Event indices grouped by act, phase, the actor's role, or a pair of them, in trace order."""
+        index = self._index.get(fields)
+        if index is None:
+            index = self._index[fields] = {}
+            events = self.trace.events
+            if "role" in fields:
+                role = {name: p.role for name, p in self.persons.items()}
+                roles = [role[e.actor] for e in events]
+            if fields == "role":
+                keys = roles
+            elif fields == "act":
+                keys = [e.act for e in events]
+            elif fields == "phase":
+                keys = [e.phase for e in events]
+            elif fields == "act+role":
+                keys = list(zip([e.act for e in events], roles))
+            else:                                   # phase+role
+                keys = list(zip([e.phase for e in events], roles))
+            for i, k in enumerate(keys):
+                group = index.get(k)
+                if group is None:
+                    index[k] = [i]
+                else:
+                    group.append(i)
+        return index
+
+    def _candidates(self, p: Pattern) -> list[Event]:
+        """The events of the pattern's acts (else of its phases) and of its roles, in trace order."""
+        phases = next((c.values for c in p.conds if c.key == "phase" and not c.negate), None)
+        if phases is not None and NONE in phases:
+            phases = None
+        if p.acts is not None:
+            field, values = "act", p.acts
+        elif phases is not None:
+            field, values = "phase", phases
+        elif p.roles is not None:
+            field, values = "", ()
+        else:
+            return self.trace.events
+        if p.roles is not None:
+            if field:
+                field, values = field + "+role", [(v, r) for v in values for r in p.roles]
+            else:
+                field, values = "role", p.roles
+        index = self._by(field)
+        groups = [index[v] for v in values if v in index]
+        events = self.trace.events
+        if len(groups) == 1:
+            return [events[i] for i in groups[0]]
+        return [events[i] for i in sorted(i for g in groups for i in g)]
+
+    def hits(self, p: Pattern) -> list[Event]:
+        """The events that match `p`, in trace order."""
+        return self._hit(p)[0]
+
+    def _hit(self, p: Pattern) -> tuple[list[Event], set[int]]:
+        got = self._hits.get(p)
+        if got is None:
+            test = self._test(p)
+            found = [e for e in self._candidates(p) if test(e)]
+            got = self._hits[p] = (found, {e.index for e in found})
+        return got
+
+    def walk(self, *patterns: Pattern) -> list[tuple[Event, tuple[bool, ...]]]:
+        """The events that match any of `patterns`, in trace order, each with which ones it matches."""
+        hit = [self._hit(p) for p in patterns]
+        if len(hit) == 1:
+            return [(e, (True,)) for e in hit[0][0]]
+        merged: dict[int, Event] = {}
+        for found, _ in hit:
+            for e in found:
+                merged[e.index] = e
+        sets = [s for _, s in hit]
+        return [(merged[i], tuple(i in s for s in sets)) for i in sorted(merged)]
 
     def key(self, e: Event, keys: tuple[str, ...]) -> tuple[str | None, ...]:
-        return tuple(self.value(e, k) for k in keys)
+        return tuple(self.getter(k)(e) for k in keys)
+
+
+def _always(e: Event) -> bool:
+    return True
+
 
 
 def check_same(same: tuple[tuple[str, str], ...], where: str, at: int | None) -> None:

@@ -1,5 +1,6 @@
 """The closed set of rule templates. Each holds both meanings of a rule side by side:
-`holds(ctx)` evaluates a concrete trace in Python (one pass, hashing on the correlated keys) and
+`holds(ctx)` evaluates a concrete trace in Python (one pass over the events its patterns
+match, as the Context indexes them, hashing on the correlated keys) and
 `encode(sym)` gives the same statement over a bounded symbolic trace for z3.
 
 `same` correlates two events: `same = ["obj"]` (the same cup), or a mapping from the keys of the
@@ -66,8 +67,8 @@ class Absence(Template):
     fields: ClassVar[tuple[str, ...]] = ("pattern",)
 
     def holds(self, ctx: Context) -> list[Violation]:
-        return [Violation(e.index, f"「{self.pattern}」 is forbidden")
-                for e in ctx.trace if ctx.matches(self.pattern, e)]
+        message = f"「{self.pattern}」 is forbidden"
+        return [Violation(e.index, message) for e in ctx.hits(self.pattern)]
 
     def clauses(self, sym: Symbolic) -> list:
         return [sym.Not(sym.match(self.pattern, t)) for t in sym.steps]
@@ -87,10 +88,10 @@ class Precedence(Template):
         seen: set = set()
         out = []
         tk, fk = _keys(self.same, 0), _keys(self.same, 1)
-        for e in ctx.trace:
-            if ctx.matches(self.then, e) and ctx.key(e, tk) not in seen:
+        for e, (is_then, is_first) in ctx.walk(self.then, self.first):
+            if is_then and ctx.key(e, tk) not in seen:
                 out.append(Violation(e.index, f"no earlier 「{self.first}」{_desc(self.same)}"))
-            if ctx.matches(self.first, e):
+            if is_first:
                 seen.add(ctx.key(e, fk))
         return out
 
@@ -115,10 +116,10 @@ class Response(Template):
         seen: set = set()
         out = []
         tk, fk = _keys(self.same, 0), _keys(self.same, 1)
-        for e in reversed(ctx.trace.events):
-            if ctx.matches(self.first, e) and ctx.key(e, fk) not in seen:
+        for e, (is_first, is_then) in reversed(ctx.walk(self.first, self.then)):
+            if is_first and ctx.key(e, fk) not in seen:
                 out.append(Violation(e.index, f"no later 「{self.then}」{_desc(self.same)}"))
-            if ctx.matches(self.then, e):
+            if is_then:
                 seen.add(ctx.key(e, tk))
         return out[::-1]
 
@@ -143,14 +144,13 @@ class Unique(Template):
         first: dict = {}
         out = []
         tk, fk = _keys(self.same, 0), _keys(self.same, 1)
-        for e in ctx.trace:
-            if ctx.matches(self.pattern, e):
-                k = ctx.key(e, tk)
-                if k in first:
-                    out.append(Violation(e.index, f"「{self.pattern}」 again{_desc(self.same)} "
-                                                  f"(first at line {ctx.trace[first[k]].line})"))
-                else:
-                    first.setdefault(ctx.key(e, fk), e.index)
+        for e in ctx.hits(self.pattern):
+            k = ctx.key(e, tk)
+            if k in first:
+                out.append(Violation(e.index, f"「{self.pattern}」 again{_desc(self.same)} "
+                                              f"(first at line {ctx.trace[first[k]].line})"))
+            else:
+                first.setdefault(ctx.key(e, fk), e.index)
         return out
 
     def clauses(self, sym: Symbolic) -> list:
@@ -174,13 +174,12 @@ class AtMost(Template):
         count: Counter = Counter()
         out = []
         keys = _keys(self.same, 0)
-        for e in ctx.trace:
-            if ctx.matches(self.pattern, e):
-                k = ctx.key(e, keys)
-                count[k] += 1
-                if count[k] == self.n + 1:
-                    out.append(Violation(e.index, f"more than {self.n} 「{self.pattern}」"
-                                                  f"{_desc(self.same)}"))
+        for e in ctx.hits(self.pattern):
+            k = ctx.key(e, keys)
+            count[k] += 1
+            if count[k] == self.n + 1:
+                out.append(Violation(e.index, f"more than {self.n} 「{self.pattern}」"
+                                              f"{_desc(self.same)}"))
         return out
 
     def clauses(self, sym: Symbolic) -> list:
@@ -210,13 +209,13 @@ class CountBefore(Template):
         out = []
         tk, fk = _keys(self.same, 0), _keys(self.same, 1)
         test = _OPS[self.op]
-        for e in ctx.trace:
-            if ctx.matches(self.then, e):
+        for e, (is_then, is_first) in ctx.walk(self.then, self.first):
+            if is_then:
                 have = count[ctx.key(e, tk)]
                 if not test(have, self.n):
                     out.append(Violation(e.index, f"{have} earlier 「{self.first}」{_desc(self.same)}; "
                                                   f"the text requires {self.op} {self.n}"))
-            if ctx.matches(self.first, e):
+            if is_first:
                 count[ctx.key(e, fk)] += 1
         return out
 
@@ -244,17 +243,17 @@ class AbsenceBetween(Template):
         state: dict = {}            # key -> index of a forbid event since the latest `after`, or -1
         out = []
         tk, ok = _keys(self.same, 0), _keys(self.same, 1)
-        for e in ctx.trace:
-            if ctx.matches(self.then, e):
+        for e, (is_then, is_forbid, is_after) in ctx.walk(self.then, self.forbid, self.after):
+            if is_then:
                 bad = state.get(ctx.key(e, tk), -1)
                 if bad >= 0:
                     out.append(Violation(e.index, f"「{self.forbid}」 at line {ctx.trace[bad].line} "
                                                   f"since 「{self.after}」{_desc(self.same)}"))
-            if ctx.matches(self.forbid, e):
+            if is_forbid:
                 k = ctx.key(e, ok)
                 if k in state and state[k] < 0:
                     state[k] = e.index
-            if ctx.matches(self.after, e):
+            if is_after:
                 state[ctx.key(e, ok)] = -1
         return out
 
@@ -285,10 +284,7 @@ class Alternate(Template):
         nb: Counter = Counter()
         out = []
         tk, ok = _keys(self.same, 0), _keys(self.same, 1)
-        for e in ctx.trace:
-            is_a, is_b = ctx.matches(self.a, e), ctx.matches(self.b, e)
-            if not (is_a or is_b):
-                continue
+        for e, (is_a, is_b) in ctx.walk(self.a, self.b):
             k = ctx.key(e, tk)
             fine = (is_a and na[k] == nb[k]) or (is_b and na[k] == nb[k] + 1)
             if not fine:
@@ -345,7 +341,8 @@ class PairRule(Template):
     def clauses(self, sym: Symbolic) -> list:
         return [sym.all(sym.Implies(sym.And(sym.same_pair(p, q), sym.person_match(self.who, p)),
                                     sym.person_match(self.partner, q))
-                        for p in sym.persons for q in sym.persons if p != q)]
+                        for p in sym.persons for q in sym.persons
+                        if p != q and sym.pairable(p) and sym.pairable(q))]
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from domain.errors import InputError, TraceError, did_you_mean
+from domain.gcpause import gc_paused
 from domain.trace import SIDES, Cast, Event, ObjectRef, Pair, Person, Trace
 from domain.vocabulary import PERSON_KEYS, PLACE_KEYS, Vocabulary, vocabulary
 
@@ -304,6 +305,7 @@ def _read_text(path: Path, display: str) -> str:
         raise TraceErrors([TraceError(display, line, "not UTF-8 text")]) from None
 
 
+@gc_paused()
 def parse_lines(text: str, path: str = "<trace>", vocab: Vocabulary | None = None) -> Trace:
     """Parse the line format."""
     lines = _lines(text)
@@ -376,14 +378,21 @@ class _DuplicateKey(Exception):
 
 
 def _no_duplicate_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
-    out: dict[str, object] = {}
-    for key, value in pairs:
-        if key in out:
-            raise _DuplicateKey(key)
-        out[key] = value
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKey(key)
+            seen.add(key)
     return out
 
 
+# one decoder for every line (json.loads with a hook builds a decoder per call)
+_JSON = json.JSONDecoder(object_pairs_hook=_no_duplicate_keys)
+
+
+@gc_paused()
 def parse_jsonl(text: str, path: str = "<trace>", vocab: Vocabulary | None = None) -> Trace:
     """Parse JSON Lines (one JSON object per line)."""
     lines = _lines(text)
@@ -392,7 +401,9 @@ def parse_jsonl(text: str, path: str = "<trace>", vocab: Vocabulary | None = Non
         if not raw.strip():
             continue
         try:
-            rec = json.loads(raw, object_pairs_hook=_no_duplicate_keys)
+            if raw.startswith("\ufeff"):        # as json.loads: a byte-order mark is not JSON
+                raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", raw, 0)
+            rec = _JSON.decode(raw)
         except _DuplicateKey as err:
             r.fail(n, f"duplicate key {err.args[0]}")
             continue
@@ -417,6 +428,7 @@ _PLAIN_TAGS = {"tag:yaml.org,2002:str", "tag:yaml.org,2002:int", "tag:yaml.org,2
                "tag:yaml.org,2002:bool", "tag:yaml.org,2002:null"}
 
 
+@gc_paused()
 def parse_yaml(text: str, path: str = "<trace>", vocab: Vocabulary | None = None) -> Trace:
     """Parse a YAML trace: a list of the same records as JSON Lines, e.g. `- {actor: 甲, act: 射}`.
 

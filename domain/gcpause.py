@@ -1,0 +1,25 @@
+"""Pause the cyclic garbage collector while a trace is parsed or checked.
+
+Parsing and checking allocate many small objects that live as long as the trace (events, their
+attribute tuples, the replay's states): every full collection walks them all again, which makes the
+time per event grow with the size of the trace. Nothing here depends on the collector (reference
+counting frees what it can); cycles made meanwhile are collected once it runs again.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Disable the collector inside the block; enable it after, if it was enabled before."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
