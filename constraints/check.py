@@ -57,7 +57,7 @@ def validate(trace: Trace) -> None:
         if e.obj is None:
             continue
         m = object_steps(e.obj.kind)
-        if m is not None and e.act not in m.acts:
+        if m is not None and e.act not in m.by_act:
             t = m.table
             errors.append(TraceError(trace.path, e.line,
                                      f"{e.act} is not an act on {e.obj.kind}",

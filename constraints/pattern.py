@@ -18,6 +18,7 @@ A condition is `key=v1|v2` or `key!=v`; `none` stands for an absent value. Keys:
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from operator import attrgetter
@@ -170,7 +171,9 @@ class Context:
     def __init__(self, trace: Trace, replay: Replay) -> None:
         self.trace, self.replay = trace, replay
         self.persons = trace.cast.persons
-        self._index: dict[str, dict] = {}
+        self._index: dict[str, dict[str | None, list[int]]] = {}
+        self._keyers: dict[tuple[str, ...], Callable[[Event], tuple]] = {}
+        self._split: dict[tuple[str, str | None], dict[str, list[int]]] = {}
         self._getters: dict[str, Callable[[Event], str | None]] = {}
         self._tests: dict[Pattern, Callable[[Event], bool]] = {}
         self._hits: dict[Pattern, tuple[list[Event], set[int]]] = {}
@@ -255,32 +258,41 @@ class Context:
             return False
         return self._test(p)(e)
 
-    def _by(self, fields: str) -> dict:
-        """Event indices grouped by act, phase, the actor's role, or a pair of them, in trace order."""
-        index = self._index.get(fields)
+    def _by(self, field: str) -> dict[str | None, list[int]]:
+        """Event indices grouped by act, phase, actor or the actor's role, in trace order."""
+        index = self._index.get(field)
         if index is None:
-            index = self._index[fields] = {}
             events = self.trace.events
-            if "role" in fields:
-                role = {name: p.role for name, p in self.persons.items()}
-                roles = [role[e.actor] for e in events]
-            if fields == "role":
-                keys = roles
-            elif fields == "act":
+            if field == "role":                     # the actors' groups, merged by role
+                merged: dict[str, list[int]] = {}
+                for actor, group in self._by("actor").items():
+                    merged.setdefault(self.persons[actor].role, []).append(group)
+                index = {r: g[0] if len(g) == 1 else sorted(i for one in g for i in one)
+                         for r, g in merged.items()}
+                self._index[field] = index
+                return index
+            if field == "act":
                 keys = [e.act for e in events]
-            elif fields == "phase":
+            elif field == "phase":
                 keys = [e.phase for e in events]
-            elif fields == "act+role":
-                keys = list(zip([e.act for e in events], roles))
-            else:                                   # phase+role
-                keys = list(zip([e.phase for e in events], roles))
+            else:
+                keys = [e.actor for e in events]
+            index = self._index[field] = defaultdict(list)
             for i, k in enumerate(keys):
-                group = index.get(k)
-                if group is None:
-                    index[k] = [i]
-                else:
-                    group.append(i)
+                index[k].append(i)
+            index.default_factory = None
         return index
+
+    def _by_role(self, field: str, value: str | None) -> dict[str, list[int]]:
+        """The events of one act (or phase) grouped by the actor's role, made when first asked."""
+        got = self._split.get((field, value))
+        if got is None:
+            got = self._split[(field, value)] = defaultdict(list)
+            persons, events = self.persons, self.trace.events
+            for i in self._by(field).get(value, ()):
+                got[persons[events[i].actor].role].append(i)
+            got.default_factory = None
+        return got
 
     def _candidates(self, p: Pattern) -> list[Event]:
         """The events of the pattern's acts (else of its phases) and of its roles, in trace order."""
@@ -292,16 +304,14 @@ class Context:
         elif phases is not None:
             field, values = "phase", phases
         elif p.roles is not None:
-            field, values = "", ()
+            field, values = "role", p.roles
         else:
             return self.trace.events
-        if p.roles is not None:
-            if field:
-                field, values = field + "+role", [(v, r) for v in values for r in p.roles]
-            else:
-                field, values = "role", p.roles
-        index = self._by(field)
-        groups = [index[v] for v in values if v in index]
+        if p.roles is not None and field != "role":
+            groups = [g for v in values for r in p.roles if (g := self._by_role(field, v).get(r))]
+        else:
+            index = self._by(field)
+            groups = [index[v] for v in values if v in index]
         events = self.trace.events
         if len(groups) == 1:
             return [events[i] for i in groups[0]]
@@ -324,15 +334,38 @@ class Context:
         hit = [self._hit(p) for p in patterns]
         if len(hit) == 1:
             return [(e, (True,)) for e in hit[0][0]]
-        merged: dict[int, Event] = {}
-        for found, _ in hit:
-            for e in found:
-                merged[e.index] = e
+        events = self.trace.events
         sets = [s for _, s in hit]
-        return [(merged[i], tuple(i in s for s in sets)) for i in sorted(merged)]
+        union = sorted(set().union(*sets))
+        if len(sets) == 2:
+            s0, s1 = sets
+            return [(events[i], (i in s0, i in s1)) for i in union]
+        return [(events[i], tuple(i in s for s in sets)) for i in union]
 
     def key(self, e: Event, keys: tuple[str, ...]) -> tuple[str | None, ...]:
-        return tuple(self.getter(k)(e) for k in keys)
+        return self.keyer(keys)(e)
+
+    def keyer(self, keys: tuple[str, ...]) -> Callable[[Event], tuple[str | None, ...]]:
+        """A function giving an event's values of `keys` (what `key` returns), made once per keys."""
+        got = self._keyers.get(keys)
+        if got is None:
+            gets = [self.getter(k) for k in keys]
+            if not gets:
+                got = _no_key
+            elif len(gets) == 1:
+                g0 = gets[0]
+                got = lambda e: (g0(e),)                                    # noqa: E731
+            elif len(gets) == 2:
+                g0, g1 = gets
+                got = lambda e: (g0(e), g1(e))                              # noqa: E731
+            else:
+                got = lambda e: tuple(g(e) for g in gets)                   # noqa: E731
+            self._keyers[keys] = got
+        return got
+
+
+def _no_key(e: Event) -> tuple[()]:
+    return ()
 
 
 def _always(e: Event) -> bool:

@@ -87,12 +87,12 @@ class Precedence(Template):
     def holds(self, ctx: Context) -> list[Violation]:
         seen: set = set()
         out = []
-        tk, fk = _keys(self.same, 0), _keys(self.same, 1)
+        tk, fk = ctx.keyer(_keys(self.same, 0)), ctx.keyer(_keys(self.same, 1))
         for e, (is_then, is_first) in ctx.walk(self.then, self.first):
-            if is_then and ctx.key(e, tk) not in seen:
+            if is_then and tk(e) not in seen:
                 out.append(Violation(e.index, f"no earlier 「{self.first}」{_desc(self.same)}"))
             if is_first:
-                seen.add(ctx.key(e, fk))
+                seen.add(fk(e))
         return out
 
     def clauses(self, sym: Symbolic) -> list:
@@ -115,12 +115,12 @@ class Response(Template):
     def holds(self, ctx: Context) -> list[Violation]:
         seen: set = set()
         out = []
-        tk, fk = _keys(self.same, 0), _keys(self.same, 1)
+        tk, fk = ctx.keyer(_keys(self.same, 0)), ctx.keyer(_keys(self.same, 1))
         for e, (is_first, is_then) in reversed(ctx.walk(self.first, self.then)):
-            if is_first and ctx.key(e, fk) not in seen:
+            if is_first and fk(e) not in seen:
                 out.append(Violation(e.index, f"no later 「{self.then}」{_desc(self.same)}"))
             if is_then:
-                seen.add(ctx.key(e, tk))
+                seen.add(tk(e))
         return out[::-1]
 
     def clauses(self, sym: Symbolic) -> list:
@@ -143,14 +143,14 @@ class Unique(Template):
     def holds(self, ctx: Context) -> list[Violation]:
         first: dict = {}
         out = []
-        tk, fk = _keys(self.same, 0), _keys(self.same, 1)
+        tk, fk = ctx.keyer(_keys(self.same, 0)), ctx.keyer(_keys(self.same, 1))
         for e in ctx.hits(self.pattern):
-            k = ctx.key(e, tk)
+            k = tk(e)
             if k in first:
                 out.append(Violation(e.index, f"「{self.pattern}」 again{_desc(self.same)} "
                                               f"(first at line {ctx.trace[first[k]].line})"))
             else:
-                first.setdefault(ctx.key(e, fk), e.index)
+                first.setdefault(fk(e), e.index)
         return out
 
     def clauses(self, sym: Symbolic) -> list:
@@ -173,9 +173,9 @@ class AtMost(Template):
     def holds(self, ctx: Context) -> list[Violation]:
         count: Counter = Counter()
         out = []
-        keys = _keys(self.same, 0)
+        keys = ctx.keyer(_keys(self.same, 0))
         for e in ctx.hits(self.pattern):
-            k = ctx.key(e, keys)
+            k = keys(e)
             count[k] += 1
             if count[k] == self.n + 1:
                 out.append(Violation(e.index, f"more than {self.n} 「{self.pattern}」"
@@ -207,16 +207,16 @@ class CountBefore(Template):
     def holds(self, ctx: Context) -> list[Violation]:
         count: Counter = Counter()
         out = []
-        tk, fk = _keys(self.same, 0), _keys(self.same, 1)
+        tk, fk = ctx.keyer(_keys(self.same, 0)), ctx.keyer(_keys(self.same, 1))
         test = _OPS[self.op]
         for e, (is_then, is_first) in ctx.walk(self.then, self.first):
             if is_then:
-                have = count[ctx.key(e, tk)]
+                have = count[tk(e)]
                 if not test(have, self.n):
                     out.append(Violation(e.index, f"{have} earlier 「{self.first}」{_desc(self.same)}; "
                                                   f"the text requires {self.op} {self.n}"))
             if is_first:
-                count[ctx.key(e, fk)] += 1
+                count[fk(e)] += 1
         return out
 
     def clauses(self, sym: Symbolic) -> list:
@@ -242,19 +242,19 @@ class AbsenceBetween(Template):
     def holds(self, ctx: Context) -> list[Violation]:
         state: dict = {}            # key -> index of a forbid event since the latest `after`, or -1
         out = []
-        tk, ok = _keys(self.same, 0), _keys(self.same, 1)
+        tk, ok = ctx.keyer(_keys(self.same, 0)), ctx.keyer(_keys(self.same, 1))
         for e, (is_then, is_forbid, is_after) in ctx.walk(self.then, self.forbid, self.after):
             if is_then:
-                bad = state.get(ctx.key(e, tk), -1)
+                bad = state.get(tk(e), -1)
                 if bad >= 0:
                     out.append(Violation(e.index, f"「{self.forbid}」 at line {ctx.trace[bad].line} "
                                                   f"since 「{self.after}」{_desc(self.same)}"))
             if is_forbid:
-                k = ctx.key(e, ok)
+                k = ok(e)
                 if k in state and state[k] < 0:
                     state[k] = e.index
             if is_after:
-                state[ctx.key(e, ok)] = -1
+                state[ok(e)] = -1
         return out
 
     def clauses(self, sym: Symbolic) -> list:
@@ -283,14 +283,14 @@ class Alternate(Template):
         na: Counter = Counter()
         nb: Counter = Counter()
         out = []
-        tk, ok = _keys(self.same, 0), _keys(self.same, 1)
+        tk, ok = ctx.keyer(_keys(self.same, 0)), ctx.keyer(_keys(self.same, 1))
         for e, (is_a, is_b) in ctx.walk(self.a, self.b):
-            k = ctx.key(e, tk)
+            k = tk(e)
             fine = (is_a and na[k] == nb[k]) or (is_b and na[k] == nb[k] + 1)
             if not fine:
                 got, want = (self.a, self.b) if is_a else (self.b, self.a)
                 out.append(Violation(e.index, f"「{got}」 where 「{want}」 was due{_desc(self.same)}"))
-            k2 = ctx.key(e, ok)
+            k2 = ok(e)
             na[k2] += is_a
             nb[k2] += is_b
         return out

@@ -60,11 +60,13 @@ def person_tables(person: Person) -> list[Table]:
 
 @dataclass(frozen=True)
 class Steps:
-    """A table's machine as a lookup: the acts it knows and its edges by (state, act)."""
+    """A table's machine as a lookup: for each act it knows, the state each source goes to."""
 
     table: Table
-    acts: frozenset[str]
-    step: dict[tuple[str, str], str]
+    by_act: dict[str, dict[str, str]]
+    name: str
+    initial: str
+    label: str | None         # how a change is labelled: the table's name (persons), else None
 
 
 _STEPS: dict[int, Steps] = {}
@@ -76,14 +78,16 @@ def steps(table: Table) -> Steps:
     got = _STEPS.get(id(table))
     if got is None or got.table is not table:
         machine = Machine(model=None, **table.config())
-        step = {}
+        by_act: dict[str, dict[str, str]] = {}
         for act, event in machine.events.items():
+            row = by_act[act] = {}
             for source, found in event.transitions.items():
                 if len(found) != 1 or found[0].conditions:
                     raise ValueError(f"{table.path}: {act} from {source} is not one plain edge")
                 dest = found[0].dest
-                step[(source, act)] = source if dest is None else dest
-        got = _STEPS[id(table)] = Steps(table, frozenset(table.acts), step)
+                row[source] = source if dest is None else dest
+        got = _STEPS[id(table)] = Steps(table, by_act, table.name, table.initial,
+                                        table.name if table.is_person else None)
     return got
 
 
@@ -116,44 +120,60 @@ class _Instances:
 
 
 def replay(trace: Trace) -> Replay:
-    """Replay `trace`: the same result as `replay_triggers`, by dict lookups."""
+    """Replay `trace`: the same result as `replay_triggers`, by dict lookups.
+
+    Each instance's state is a one-element list (a cell); an event reads the state of its object's
+    machine, then each of its actor's, taking the act where the machine knows it. The instances an
+    event touches are distinct, so reading each state just before its own move reads the states
+    before the event."""
     out = Replay()
-    state: dict[tuple[str, str], str] = {}           # (table, instance) -> its state, once moved
-    by_person = {name: [steps(t) for t in person_tables(p)] for name, p in trace.cast.persons.items()}
     refusals, obj_states, actor_states, all_changes = (out.refusals, out.obj_state, out.actor_state,
                                                        out.changes)
+    by_person = {name: [(m, [m.initial]) for m in map(steps, person_tables(p))]
+                 for name, p in trace.cast.persons.items()}
+    objects: dict[str, Steps | None] = {}
+    cells: dict[tuple[str, str], list[str]] = {}
     for e in trace.events:
         act = e.act
-        moves: list[tuple[Steps, str]] = []
+        changed: list[tuple[str, str, str]] = []
         obj_state = None
-        if e.obj is not None:
-            m = object_steps(e.obj.kind)
+        o = e.obj
+        if o is not None:
+            m = objects.get(o.kind, _UNSEEN)
+            if m is _UNSEEN:
+                m = objects[o.kind] = object_steps(o.kind)
             if m is not None:
-                key = e.obj.key
-                obj_state = state.get((m.table.name, key), m.table.initial)
-                if act in m.acts:
-                    moves.append((m, key))
+                key = o.key
+                cell = cells.get((m.name, key))
+                if cell is None:
+                    cell = cells[(m.name, key)] = [m.initial]
+                obj_state = before = cell[0]
+                row = m.by_act.get(act)
+                if row is not None:
+                    dest = row.get(before)
+                    if dest is None:
+                        refusals.append(Refusal(e, m.table, key, before, tuple(m.table.allowed(before))))
+                    elif dest != before:
+                        cell[0] = dest
+                        changed.append((m.label or key, before, dest))
         actor_state = {}
-        for m in by_person.get(e.actor, ()):
-            name = m.table.name
-            actor_state[name] = state.get((name, e.actor), m.table.initial)
-            if act in m.acts:
-                moves.append((m, e.actor))
+        for m, cell in by_person.get(e.actor, ()):
+            actor_state[m.name] = before = cell[0]
+            row = m.by_act.get(act)
+            if row is not None:
+                dest = row.get(before)
+                if dest is None:
+                    refusals.append(Refusal(e, m.table, e.actor, before, tuple(m.table.allowed(before))))
+                elif dest != before:
+                    cell[0] = dest
+                    changed.append((m.label or e.actor, before, dest))
         obj_states.append(obj_state)
         actor_states.append(actor_state)
-        changed = []
-        for m, key in moves:
-            t = m.table
-            before = state.get((t.name, key), t.initial)
-            dest = m.step.get((before, act))
-            if dest is None:
-                refusals.append(Refusal(e, t, key, before, tuple(t.allowed(before))))
-                continue
-            if dest != before:
-                state[(t.name, key)] = dest
-                changed.append((t.name if t.is_person else key, before, dest))
         all_changes.append(changed)
     return out
+
+
+_UNSEEN = object()
 
 
 def replay_triggers(trace: Trace) -> Replay:
