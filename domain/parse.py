@@ -77,6 +77,7 @@ class _Reader:
         self.events: list[Event] = []
         self.phase: str | None = None
         self.phase_lines: list[tuple[int, str]] = []
+        self._resolved: dict[tuple, tuple] = {}
 
     # -- errors -------------------------------------------------------------------------------
     def fail(self, line: int, message: str, hint: str | None = None) -> None:
@@ -211,12 +212,31 @@ class _Reader:
 
     def event(self, line: int, text: str, actor_token: str, act: str, obj_token: str | None,
               attrs: list[tuple[str, str]], source_line: int | None = None) -> None:
+        # the words of an event resolve alike while the cast is the same (it only grows): an event
+        # written as an earlier one reuses its resolution
+        key = (actor_token, act, obj_token, tuple(attrs), len(self.cast.persons))
+        words = self._resolved.get(key)
+        if words is None:
+            words = self._resolve(line, actor_token, act, obj_token, attrs)
+            if words is None:
+                return
+            self._resolved[key] = words
+        actor, act, obj, resolved, obj_token = words
+        phase = self.phase
+        rnd = self.vocab.phases[phase].round if phase else 0
+        self.events.append(Event(len(self.events), line, actor, act, obj, resolved, phase,
+                                 rnd, text, obj_token, source_line))
+
+    def _resolve(self, line: int, actor_token: str, act: str, obj_token: str | None,
+                 attrs: list[tuple[str, str]]
+                 ) -> tuple[str, str, ObjectRef | None, tuple[tuple[str, str], ...], str | None] | None:
+        """An event's words as the vocabulary and the cast name them, or None (errors reported)."""
         vocab = self.vocab
         actor = self.person(line, actor_token)
         written, act = act, vocab.resolve("acts", act)
         if act is None:
             self.fail(line, f"unknown act {written}", vocab.suggest("acts", written, vocab.acts))
-            return
+            return None
         resolved: list[tuple[str, str]] = []
         seen: set[str] = set()
         ok = actor is not None
@@ -248,18 +268,15 @@ class _Reader:
                 self.fail(line, f"unknown key {key}=", did_you_mean(key, vocab.event_keys))
                 ok = False
         if not ok or actor is None:
-            return
+            return None
         to = dict(resolved).get("to")
         obj = self.obj(line, obj_token, actor, to) if obj_token is not None else None
         if obj_token is not None and obj is None:
-            return
+            return None
         if obj_token is not None and obj is not None and not obj_token.startswith(obj.kind):
             kind, suffix = vocab.resolve_object(obj_token) or (None, "")
             obj_token = obj.kind + suffix             # the vocabulary's form: 觶2 → 觯2, jue2 → 爵2
-        phase = self.phase
-        rnd = vocab.phases[phase].round if phase else 0
-        self.events.append(Event(len(self.events), line, actor, act, obj, tuple(resolved), phase,
-                                 rnd, text, obj_token, source_line))
+        return actor, act, obj, tuple(resolved), obj_token
 
     def set_phase(self, line: int, pid: str) -> None:
         if pid not in self.vocab.phases:
@@ -316,7 +333,8 @@ def parse_lines(text: str, path: str = "<trace>", vocab: Vocabulary | None = Non
             continue
         words = body.split()
         head = words[0]
-        plain, kv = _split_kv(words[1:])
+        if head in ("cast", "pair"):
+            plain, kv = _split_kv(words[1:])
         if head == "phase":
             if len(words) < 2:
                 r.fail(n, "phase needs an id such as Φ21")

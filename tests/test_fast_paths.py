@@ -20,7 +20,7 @@ import pytest
 
 from constraints.pattern import NONE, PERSON_ATTRS, Context, Pattern
 from constraints.rulebook import rulebook
-from domain.parse import parse_file, parse_lines
+from domain.parse import TraceErrors, parse_file, parse_lines
 from domain.trace import Event, Trace
 from domain.vocabulary import PERSON_KEYS
 from fsm.replay import replay, replay_triggers
@@ -128,3 +128,15 @@ def test_holds_on_the_index_equals_holds_on_a_scan(trace: Trace) -> None:
     fast, slow = Context(trace, rep), ScanContext(trace, rep)
     for r in RULES:
         assert r.template.holds(fast) == r.template.holds(slow), r.id
+
+
+def test_a_repeated_event_is_resolved_again_once_the_cast_grows() -> None:
+    """The parser reuses the resolution of an event written as an earlier one, while the cast is
+    the same: a role with one person names him, but not once a second is declared."""
+    with pytest.raises(TraceErrors) as err:
+        parse_lines("cast 甲 众宾\n众宾 揖\n众宾 揖\ncast 乙 众宾\n众宾 揖\n", "m.trace")
+    assert [(e.line, e.message) for e in err.value.errors] == [(5, "众宾 is ambiguous: the cast has 甲, 乙")]
+    t = parse_lines("cast 甲 众宾\n众宾 揖\n众宾 揖\n众宾3 揖\n众宾3 揖 to=甲\n众宾3 揖\n", "m.trace")
+    assert [(e.line, e.actor, e.attrs) for e in t.events] == [
+        (2, "甲", ()), (3, "甲", ()), (4, "众宾3", ()), (5, "众宾3", (("to", "甲"),)), (6, "众宾3", ())]
+    assert list(t.cast.persons) == ["甲", "众宾3"]
