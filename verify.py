@@ -417,10 +417,14 @@ def query(kind: str, pattern, first, then_, after, forbid, a_, b_, same: tuple[s
 @cli.command("check-rules")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif", "junit"]), default="text",
               show_default=True)
-@click.option("--redundancy", type=click.IntRange(0, 40), default=0, show_default=True,
-              help="also search every rule for a counterexample up to this many steps (slow)")
+@click.option("--redundancy", type=click.IntRange(0, 40), default=16, show_default=True,
+              help="search a rule that no violating example breaks alone for a counterexample of up "
+                   "to this many steps (0: no search)")
+@click.option("--search-all", is_flag=True,
+              help="search every rule with z3, even one whose violating example is a witness (slow)")
 @reading_options
-def check_rules(fmt: str, redundancy: int, reading: tuple[str, ...], readings_file: Path | None) -> None:
+def check_rules(fmt: str, redundancy: int, search_all: bool, reading: tuple[str, ...],
+                readings_file: Path | None) -> None:
     """CI checks on the rulebook: quotes, machines, vacuity, consistency (and redundancy).
 
     \b
@@ -438,7 +442,11 @@ def check_rules(fmt: str, redundancy: int, reading: tuple[str, ...], readings_fi
                 [CANONICAL, *sorted((ROOT / "traces" / "variants").glob("*.trace"))]]
     tty = sys.stderr.isatty()
     progress = (lambda msg: click.echo(f"\r\033[K… {msg}", err=True, nl=False)) if tty else None
-    report = check_rulebook(active_rules(chosen), tables(), stagings, chosen, redundancy, progress)
+    examples: dict[str, list] = {}
+    for p in sorted(VIOLATIONS.glob("*.trace")):
+        examples.setdefault(p.name.split(".")[0], []).append(parse_file(p, str(p.relative_to(ROOT))))
+    report = check_rulebook(active_rules(chosen), tables(), stagings, chosen, examples, redundancy,
+                            search_all, progress)
     if tty:
         click.echo("\r\033[K", err=True, nl=False)
     if fmt == "sarif":
@@ -454,7 +462,7 @@ def check_rules(fmt: str, redundancy: int, reading: tuple[str, ...], readings_fi
              "source_line": i.source_line} for i in report.items]}, ensure_ascii=False, indent=2))
     else:
         for i in report.items:
-            if not i.ok or i.severity == "note" and redundancy:
+            if not i.ok or i.severity == "warning" or (i.severity == "note" and search_all):
                 where = f"{i.location}: " if i.location else ""
                 click.echo(f"{where}{i.severity if not i.ok else 'note'}: {i.check}: {i.subject}: {i.message}")
         by = {}

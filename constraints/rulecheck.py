@@ -9,14 +9,15 @@
 - consistency: the bundled stagings keep every machine and every rule in force (a witness that
   they can all hold together), and z3 finds a trace on which all the rules and machines hold
   together; if it cannot, the unsat core names the rules in conflict, with their quotes;
-- redundancy (optional, slower): a rule with no counterexample up to k steps is implied by the
-  machines and the other rules up to that length — reported, not failed.
+- redundancy: a rule is independent when a trace breaks it and nothing else — its bundled violating
+  example, or else a counterexample z3 finds (up to k steps); a rule with neither is implied by the
+  machines and the other rules up to that length — reported as a warning, never called a proof.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from constraints.check import check_trace
@@ -112,7 +113,7 @@ def check_vacuity(rules: Sequence[Rule], stagings: Sequence[Trace]) -> list[Item
         msg = ("triggered in the bundled stagings" if ok else
                "never triggered in the bundled stagings" + (f" (acts never staged: {', '.join(missing)})"
                                                            if missing else ""))
-        severity = "error" if not fired else "warning"
+        severity = "note" if ok else "error" if not fired else "warning"
         if not ok and absent:
             msg += f"; its condition never arises there: no {', '.join(absent)} takes part"
             severity = "warning"
@@ -165,8 +166,14 @@ def _z3_consistency(rules: Sequence[Rule], k: int = 4) -> Item:
                                             "conflict: {}".format(k, "; ".join(named) or "the machines alone"))
 
 
-def check_redundancy(rules: Sequence[Rule], depth: int, progress: Progress | None = None
-                     ) -> list[Item]:
+def check_redundancy(rules: Sequence[Rule], readings: dict[str, str],
+                     examples: Mapping[str, Sequence[Trace]], depth: int, search_all: bool = False,
+                     progress: Progress | None = None) -> list[Item]:
+    """Is each encoded rule independent of the machines and the other rules? A witness settles it:
+    a trace that breaks the rule and nothing else (its bundled violating example, checked now under
+    the readings in force). A rule without one is searched by z3 for a counterexample of at most
+    `depth` steps (every rule is, with `search_all`); none found: reported as implied up to that
+    length, never as a proof."""
     from constraints.search import Exhausted, Unknown, refute
 
     out = []
@@ -174,22 +181,38 @@ def check_redundancy(rules: Sequence[Rule], depth: int, progress: Progress | Non
     for i, r in enumerate(encoded, 1):
         if progress:
             progress(f"redundancy {i}/{len(encoded)} {r.id}")
+        witness = None if search_all else next(
+            (t for t in examples.get(r.id, ()) if _breaks_only(t, r, rules, readings)), None)
+        if witness is not None:
+            out.append(Item("redundancy", r.id, True, f"independent: {witness.path} breaks it and "
+                            "nothing else", r.location, severity="note"))
+            continue
+        if not depth:
+            out.append(Item("redundancy", r.id, True, "no violating example breaks it alone, and no "
+                            "search was asked for (--redundancy 0)", r.location, severity="warning"))
+            continue
         outcome = refute(r, rules, depth)
         if isinstance(outcome, Exhausted):
             out.append(Item("redundancy", r.id, True, f"no counterexample up to {depth} steps: implied by "
                             "the machines and the other rules up to that length (not a proof)",
-                            r.location, r.citations[0].quote, r.citations[0].line, "note"))
+                            r.location, r.citations[0].quote, r.citations[0].line, "warning"))
         elif isinstance(outcome, Unknown):
             out.append(Item("redundancy", r.id, True, f"inconclusive: {outcome.reason}", r.location,
                             severity="warning"))
         else:
             out.append(Item("redundancy", r.id, True, f"independent: a counterexample of {outcome.steps} "
-                            "steps", r.location, severity="note"))
+                            "steps (z3)", r.location, severity="note"))
     return out
 
 
+def _breaks_only(trace: Trace, rule: Rule, rules: Sequence[Rule], readings: dict[str, str]) -> bool:
+    found = {f.rule for f in check_trace(trace, rules, readings).findings}
+    return {f for f in found if not f.startswith("audit.")} == {rule.id}
+
+
 def check_rulebook(rules: Sequence[Rule], tables: Sequence[Table], stagings: Sequence[Trace],
-                   readings: dict[str, str], redundancy: int = 0,
+                   readings: dict[str, str], examples: Mapping[str, Sequence[Trace]],
+                   redundancy: int = 16, search_all: bool = False,
                    progress: Progress | None = None) -> Report:
     report = Report()
     for name, step in (("quotes", lambda: check_quotes(rules, tables)),
@@ -199,6 +222,5 @@ def check_rulebook(rules: Sequence[Rule], tables: Sequence[Table], stagings: Seq
         if progress:
             progress(name)
         report.add(*step())
-    if redundancy:
-        report.add(*check_redundancy(rules, redundancy, progress))
+    report.add(*check_redundancy(rules, readings, examples, redundancy, search_all, progress))
     return report

@@ -23,7 +23,7 @@ import z3
 
 from constraints.pattern import Pattern, machines_of
 from constraints.rulebook import Rule
-from constraints.smt import Domain, Symbolic, solver
+from constraints.smt import Domain, Symbolic, fresh_context, solver
 from domain.parse import parse_lines
 from domain.trace import Cast, Trace
 from domain.vocabulary import vocabulary
@@ -205,7 +205,7 @@ class Search:
     """One search question: the unrolling, its domain and machine constraints, and a decoder."""
 
     def __init__(self, k: int, acts: set[str], cast: Cast, free_pairs: int = FREE_PAIRS,
-                 kinds: set[str] | None = None) -> None:
+                 kinds: set[str] | None = None, machines: bool = True) -> None:
         self.k, self.acts, self.cast = k, acts, cast
         self.sym = Symbolic(k, cast, free_pairs=free_pairs, tag=f"k{k}.",
                             shooter_roles=SHOOTER_ROLES)
@@ -220,7 +220,8 @@ class Search:
                                  and cast.persons[inst].role in BOW_ROLES))]
         self.constraints: list[z3.BoolRef] = []
         self._domains()
-        self._machines()
+        if machines:
+            self._machines()
 
     def _domains(self) -> None:
         sym, d, s = self.sym, self.d, self.sym.slots
@@ -257,19 +258,25 @@ class Search:
 
     def _machines(self) -> None:
         """Every instance the alphabet can move runs its machine, and no step is refused."""
-        sym = self.sym
         for table in tables():
-            if not set(table.acts) & self.acts:
-                continue
-            if table.is_person:
-                for p, _gate in sym.holders(table):
-                    sym.state(table, self.d.persons[p - 1])
-            else:
-                for kind, inst in self.objects:
-                    if kind in table.objects:
-                        sym.state(table, Domain._okey(kind, inst))
-        for ok in sym.ok.values():
-            self.constraints += ok
+            self.constraints += self.machine(table.slug)
+
+    def machine(self, slug: str) -> list[z3.BoolRef]:
+        """The no-refusal constraints of every instance of one machine that the alphabet can move
+        (its relation goes to `sym.constraints`)."""
+        sym = self.sym
+        table = next(t for t in tables() if t.slug == slug)
+        if not set(table.acts) & self.acts:
+            return []
+        if table.is_person:
+            keys = [self.d.persons[p - 1] for p, _gate in sym.holders(table)]
+        else:
+            keys = [Domain._okey(kind, inst) for kind, inst in self.objects if kind in table.objects]
+        out = []
+        for key in keys:
+            sym.state(table, key)
+            out += sym.ok[(table.name, key)]
+        return out
 
     def decode(self, model: z3.ModelRef, upto: int | None = None) -> str:
         """The model as a trace in the line format: the cast, the chosen pairs, the events."""
@@ -323,53 +330,121 @@ class Search:
 STAGES = (1, 2, 4, 8, 12, 16, 24, 32, 40)
 
 
-def refute(rule: Rule, others: Sequence[Rule], depth: int = 12) -> Outcome:
-    """Deepen in stages (an unrolling of 4 steps, then 8, …): short counterexamples are found on
-    small unrollings, which are cheap to build."""
-    done = 0
-    for size in [*[n for n in STAGES if n < depth], depth]:
-        outcome = _refute_within(rule, others, size, start=done + 1)
-        if not isinstance(outcome, Exhausted):
-            return outcome
-        done = size
-    return Exhausted(depth)
+def refute(rule: Rule, others: Sequence[Rule], depth: int = 12, cast: Cast | None = None) -> Outcome:
+    """Deepen in stages (an unrolling of 1 step, then 2, 4, 8, …): short counterexamples are
+    found on small unrollings, which are cheap to build. What a stage learnt (the rules and
+    machines its candidates broke) is asserted from the start of the next. The search runs in a
+    z3 context of its own, so that its answer does not depend on what ran before it."""
+    with fresh_context():
+        done, learnt = 0, ()
+        for size in [*[n for n in STAGES if n < depth], depth]:
+            outcome, learnt = _refute_within(rule, others, size, start=done + 1, cast=cast,
+                                             learnt=learnt)
+            if not isinstance(outcome, Exhausted):
+                return outcome
+            done = size
+        return Exhausted(depth)
 
 
-def _refute_within(rule: Rule, others: Sequence[Rule], depth: int, start: int = 1) -> Outcome:
-    """A shortest trace that the machines and `others` allow and `rule` forbids, if one has at
-    most `depth` steps.
+def _refute_within(rule: Rule, others: Sequence[Rule], depth: int, start: int = 1,
+                   cast: Cast | None = None, learnt: Sequence[str] = ()
+                   ) -> tuple[Outcome, tuple[str, ...]]:
+    """A shortest trace that the machines and `others` allow and `rule` forbids, if one has
+    between `start` and `depth` steps; and the rules and machines learnt on the way.
 
-    One unrolling of `depth` steps serves every length: steps may be idle, every template is
-    prefix-closed (what step i must satisfy depends only on steps ≤ i), and the question "is the
-    rule broken within the first k steps?" is asked with an assumption literal for k = 1, 2, …,
-    so the solver keeps what it learnt. The first k that is satisfiable is the shortest length."""
+    One unrolling of `depth` steps serves every length k = start, start + 1, …: the question for
+    k is "is the rule broken within the first k steps, all later steps idle?". The first k with
+    a yes is the shortest length. Each question goes to a fresh solver, which bit-blasts it to
+    SAT (an incremental solver would not: it keeps to its slower SMT core). Asking for the whole
+    stage at once and then narrowing down was tried and is slower: the long candidates it finds
+    break more rules, and each must be learnt.
+
+    The other rules and the machines are added lazily (counterexample-guided refinement): the
+    solver starts from the domains and the rule's negation; each candidate is replayed by the
+    Python checker, and the rules and machines it breaks are encoded and asserted before asking
+    again. Leaving constraints out only widens the space, so a no stays sound, and a candidate
+    counts only once the checker finds nothing but `rule` broken."""
     assert rule.template is not None
     others = [r for r in others if r.encoded and r.id != rule.id]
     acts, kinds = search_space(rule, others)
-    relevant = sorted((r for r in others if _relevant(r, acts, kinds)), key=lambda r: r.id)
-    search = Search(depth, acts, search_cast(), kinds=kinds)
+    search = Search(depth, acts, cast or search_cast(), kinds=kinds, machines=False)
     sym = search.sym
-    formulas = [*search.constraints, *(r.template.encode(sym) for r in relevant)]
     broken = [z3.Not(c) for c in rule.template.clauses(sym)]
-    s = solver()
-    s.set("rlimit", RLIMIT)
-    s.add(*sym.constraints, *formulas)
+    lazy = _Refinement(search, [rule, *others])
+    lazy.learn(learnt)
     static = len(broken) == 1 and rule.template.kind in ("pair", "cast_absence")
-    for k in range(start if not static else 1, depth + 1):
-        goal = z3.Bool(f"broken-within-{k}")
-        s.add(z3.Implies(goal, broken[0] if static else z3.Or(broken[:k])))
-        result = s.check(goal)
-        if result == z3.sat:
-            model = s.model()
-            # a cast rule's persons are those any step names: keep every step (minimise trims);
-            # an event rule is cut after its first broken step (prefix-closed)
-            upto = None if static else next(i for i in range(k) if z3.is_true(
-                model.eval(broken[i], model_completion=True))) + 1
-            text = search.decode(model, upto)
-            return Refuted(parse_lines(text, f"<counterexample to {rule.id}>"), text, k)
-        if result == z3.unknown:
-            return Unknown(s.reason_unknown(), k)
-    return Exhausted(depth)
+    if static:
+        start = 1
+    for k in range(start, depth + 1):
+        idle = [sym.slots["act"][t] == 0 for t in range(k, depth)]
+        goal = z3.And(broken[0] if static else z3.Or(broken[:k]), *idle)
+        while True:
+            s = solver()
+            s.set("rlimit", RLIMIT)
+            s.add(*lazy.facts, goal)
+            result = s.check()
+            if result == z3.unknown:
+                return Unknown(s.reason_unknown(), k), lazy.learnt
+            if result == z3.unsat:
+                break
+            text = search.decode(s.model())
+            trace = parse_lines(text, f"<counterexample to {rule.id}>")
+            if lazy.refine(trace, rule):
+                continue                              # the candidate broke other rules: ask again
+            return Refuted(trace, text, k), lazy.learnt
+    return Exhausted(depth), lazy.learnt
+
+
+class _Refinement:
+    """The constraints asserted so far in a search (domains, then the rules and machines that
+    candidates broke), and the step that adds more."""
+
+    def __init__(self, search: Search, rules: Sequence[Rule]) -> None:
+        self.search = search
+        self.rules = {r.id: r for r in rules}
+        self.asserted: set[str] = set()
+        self.facts: list[z3.BoolRef] = list(search.constraints)
+        self.sent = 0                                # sym.constraints already in facts
+        self._flush()
+
+    @property
+    def learnt(self) -> tuple[str, ...]:
+        return tuple(sorted(self.asserted))
+
+    def learn(self, ids: Sequence[str]) -> None:
+        """Assert these rules (ids) and machines (machine.<slug>) from the start."""
+        for rid in ids:
+            if rid in self.asserted or (not rid.startswith("machine.") and rid not in self.rules):
+                continue
+            self.asserted.add(rid)
+            if rid.startswith("machine."):
+                self.facts += self.search.machine(rid.removeprefix("machine."))
+            else:
+                self.facts.append(self.rules[rid].template.encode(self.search.sym))
+        self._flush()
+
+    def _flush(self) -> None:
+        """Take in the machine relations built since the last call."""
+        cons = self.search.sym.constraints
+        self.facts += cons[self.sent:]
+        self.sent = len(cons)
+
+    def refine(self, trace: Trace, rule: Rule) -> bool:
+        """Replay the candidate; assert what it breaks besides `rule`. False: it breaks only `rule`.
+        Raises Disagreement when the checker and z3 disagree."""
+        from constraints.check import check_trace
+
+        found = {f.rule for f in check_trace(trace, list(self.rules.values())).findings
+                 if not f.rule.startswith("audit.")}
+        if rule.id not in found:
+            raise Disagreement(f"z3's candidate breaks {rule.id}, the checker says it does not:\n"
+                               f"{trace.path}")
+        new = sorted(found - {rule.id} - self.asserted)
+        if not new and found != {rule.id}:
+            raise Disagreement(f"z3 keeps {sorted(found - {rule.id})} in a candidate that the checker "
+                               f"says breaks them (counterexample to {rule.id})")
+        self.learn(new)
+        return bool(new)
 
 
 class Disagreement(Exception):

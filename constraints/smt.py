@@ -11,7 +11,8 @@ This module is never imported on the `check` path.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import z3
@@ -22,9 +23,25 @@ from constraints.templates import PersonPattern
 from domain.trace import SIDES, Cast, Trace
 from domain.vocabulary import PERSON_KEYS, Vocabulary, vocabulary
 from fsm.smt import machine_relation, state_index
-from fsm.table import Table, table_for_object, table_named
+from fsm.table import Table, table_for_object, table_named, tables
 
 SEED = 0
+
+
+@contextmanager
+def fresh_context() -> Iterator[None]:
+    """Run a question in a z3 context of its own. z3 shares terms within a context, and what an
+    earlier question built there changes the models a later one gets: with a context per
+    question, a search gives the same answer whatever ran before it in the process.
+    (z3's Python API takes the default context from a module global; it is swapped here.)"""
+    import z3.z3 as core
+
+    saved = core._main_ctx
+    core._main_ctx = z3.Context()
+    try:
+        yield
+    finally:
+        core._main_ctx = saved
 
 
 def solver() -> z3.Solver:
@@ -87,8 +104,14 @@ class Symbolic:
         self.d = Domain(self.vocab, cast)
         self.steps = range(k)
         self.tag = tag
-        self.slots: dict[str, list[z3.ArithRef]] = {
-            key: [z3.Int(f"{tag}{key}_{t}") for t in range(k)]
+        d = self.d
+        largest = max(k, len(d.acts), len(d.objects), len(d.persons), len(d.places), len(d.phase_ix),
+                      free_pairs, *(len(v) for v in d.attr_ix.values()), *(len(t.states) for t in tables()))
+        #: every value is a small index: bit-vectors of this width (a sign bit to spare) let z3
+        #: bit-blast the question into SAT, much faster here than linear integer arithmetic
+        self.width = largest.bit_length() + 2
+        self.slots: dict[str, list[z3.BitVecRef]] = {
+            key: [self.var(f"{tag}{key}_{t}") for t in range(k)]
             for key in ("actor", "act", "obj", "phase", *PERSON_KEYS, "at", *self.vocab.attributes)
         }
         self.persons = list(range(1, len(self.d.persons) + 1))
@@ -99,8 +122,8 @@ class Symbolic:
         self.free_pairs = free_pairs
         self.shooter_roles = shooter_roles
         if free_pairs:
-            self.pair = {i: z3.Int(f"{tag}pair_{i}") for i in self.persons}
-            self.side = {i: z3.Int(f"{tag}side_{i}") for i in self.persons}
+            self.pair = {i: self.var(f"{tag}pair_{i}") for i in self.persons}
+            self.side = {i: self.var(f"{tag}side_{i}") for i in self.persons}
             for i in self.persons:
                 self.constraints += [self.pair[i] >= 0, self.pair[i] <= free_pairs,
                                      self.side[i] >= 0, self.side[i] <= 2,
@@ -109,21 +132,22 @@ class Symbolic:
                     self.constraints.append(self.pair[i] == 0)      # never in a pair
             for n in range(1, free_pairs + 1):
                 members = self.count(self.pair[i] == n for i in self.persons)
-                sides = z3.Sum([z3.If(self.pair[i] == n, self.side[i], 0) for i in self.persons])
+                sides = self.total(z3.If(self.pair[i] == n, self.side[i], 0) for i in self.persons)
                 self.constraints.append(z3.Or(members == 0, z3.And(members == 2, sides == 3)))
         else:
-            self.pair = {i: z3.IntVal(self.d.pair_ix.get(p.pair or "", 0))
+            self.pair = {i: self.val(self.d.pair_ix.get(p.pair or "", 0))
                          for i, p in zip(self.persons, people, strict=True)}
-            self.side = {i: z3.IntVal(self.d.side_ix.get(p.side or "", 0))
+            self.side = {i: self.val(self.d.side_ix.get(p.side or "", 0))
                          for i, p in zip(self.persons, people, strict=True)}
-        self.states: dict[tuple[str, str], list[z3.ArithRef]] = {}   # (table name, instance) -> s[t]
+        self.states: dict[tuple[str, str], list[z3.BitVecRef]] = {}   # (table name, instance) -> s[t]
         self.ok: dict[tuple[str, str], list[z3.BoolRef]] = {}
         self.rounds = {r: [self.d.phase_ix[pid] for pid, ph in self.vocab.phases.items() if ph.round == r]
                        for r in range(4)}
         self.rounds[0] = [0, *self.rounds[0]]
         self._match: dict[tuple[Pattern, int], z3.BoolRef] = {}
         self.alphabet: set[str] | None = None      # a search's acts (None: every act)
-        self._term: dict[tuple[str, int], z3.ArithRef] = {}
+        self._term: dict[tuple[str, int], z3.BitVecRef] = {}
+        self._act_is: dict[tuple[int, str], z3.BoolRef] = {}
 
     # -- the template API ----------------------------------------------------------------------
     Not = staticmethod(z3.Not)
@@ -151,12 +175,22 @@ class Symbolic:
     def false() -> z3.BoolRef:
         return z3.BoolVal(False)
 
-    @staticmethod
-    def count(xs: Iterable) -> z3.ArithRef:
-        xs = list(xs)
-        return z3.Sum([z3.If(x, 1, 0) for x in xs]) if xs else z3.IntVal(0)
+    def var(self, name: str) -> z3.BitVecRef:
+        return z3.BitVec(name, self.width)
 
-    def _in(self, term: z3.ArithRef, ixs: Iterable[int]) -> z3.BoolRef:
+    def val(self, n: int) -> z3.BitVecRef:
+        return z3.BitVecVal(n, self.width)
+
+    def total(self, xs: Iterable) -> z3.BitVecRef:
+        out = self.val(0)
+        for x in xs:
+            out = out + x
+        return out
+
+    def count(self, xs: Iterable) -> z3.BitVecRef:
+        return self.total(z3.If(x, self.val(1), self.val(0)) for x in xs)
+
+    def _in(self, term: z3.BitVecRef, ixs: Iterable[int]) -> z3.BoolRef:
         """term ∈ ixs, written as a few ranges rather than one equality per index."""
         runs: list[list[int]] = []
         for i in sorted(set(ixs)):
@@ -174,7 +208,7 @@ class Symbolic:
     def _persons_where(self, pred) -> list[int]:
         return [p for p in self.persons if pred(p)]
 
-    def _person_attr(self, who: z3.ArithRef, attr: str, values: frozenset[str]) -> z3.BoolRef:
+    def _person_attr(self, who: z3.BitVecRef, attr: str, values: frozenset[str]) -> z3.BoolRef:
         """`who` (a person term, 0 = nobody) has `attr` in `values` (`none` for absent)."""
         nobody = who == 0 if NONE in values else z3.BoolVal(False)
         if attr == "role":
@@ -268,18 +302,18 @@ class Symbolic:
             parts.append(z3.Not(hit) if c.negate else hit)
         return self.all(parts)
 
-    def term(self, key: str, t: int) -> z3.ArithRef:
+    def term(self, key: str, t: int) -> z3.BitVecRef:
         """The value of `key` at step t as an integer term (0 = none), for correlations."""
         if (key, t) not in self._term:
             self._term[(key, t)] = self._build_term(key, t)
         return self._term[(key, t)]
 
-    def _build_term(self, key: str, t: int) -> z3.ArithRef:
+    def _build_term(self, key: str, t: int) -> z3.BitVecRef:
         s = self.slots
         if key in s:
             return s[key][t]
         if key == "round":
-            r: z3.ArithRef = z3.IntVal(0)
+            r: z3.BitVecRef = self.val(0)
             for n in (1, 2, 3):
                 r = z3.If(self._in(s["phase"][t], self.rounds[n]), n, r)
             return r
@@ -290,13 +324,13 @@ class Symbolic:
         elif attr == "side":
             table = self.side
         elif attr == "rank":
-            table = {p: z3.IntVal(self.rank[p]) for p in self.persons}
+            table = {p: self.val(self.rank[p]) for p in self.persons}
         elif attr == "role":
             roles = sorted(set(self.role.values()))
-            table = {p: z3.IntVal(roles.index(self.role[p]) + 1) for p in self.persons}
+            table = {p: self.val(roles.index(self.role[p]) + 1) for p in self.persons}
         else:
             raise KeyError(f"{key} cannot be correlated in z3")
-        out: z3.ArithRef = z3.IntVal(0)
+        out: z3.BitVecRef = self.val(0)
         for p in self.persons:
             out = z3.If(who == p, table[p], out)
         return out
@@ -314,6 +348,12 @@ class Symbolic:
                  for t in self.steps for key in ("actor", "to", "for")]
         return z3.Or(self.pair[p] != 0, *named)
 
+    def pairable(self, p: int) -> bool:
+        """Can person p be in a pair (耦)? In a search, only the roles that shoot can."""
+        if not self.free_pairs:
+            return bool(self.cast.persons[self.d.persons[p - 1]].pair)
+        return self.shooter_roles is None or self.role[p] in self.shooter_roles
+
     def same_pair(self, p: int, q: int) -> z3.BoolRef:
         return z3.And(self.pair[p] == self.pair[q], self.pair[p] != 0)
 
@@ -330,7 +370,14 @@ class Symbolic:
         return self.all(parts)
 
     # -- machines ------------------------------------------------------------------------------
-    def state(self, table: Table, inst: str) -> list[z3.ArithRef]:
+    def act_is(self, t: int, act: str) -> z3.BoolRef:
+        """The term act[t] == act, made once and shared by every machine instance."""
+        key = (t, act)
+        if key not in self._act_is:
+            self._act_is[key] = self.slots["act"][t] == self.d.act_ix[act]
+        return self._act_is[key]
+
+    def state(self, table: Table, inst: str) -> list[z3.BitVecRef]:
         """The state terms of one machine instance, adding its relation the first time."""
         key = (table.name, inst)
         if key not in self.states:
@@ -347,7 +394,7 @@ class Symbolic:
             acts = self.d.act_ix if self.alphabet is None else \
                 {a: i for a, i in self.d.act_ix.items() if a in self.alphabet}
             states, cons, ok = machine_relation(table, f"{self.tag}{table.slug}:{inst}", concerns,
-                                                s["act"], acts)
+                                                s["act"], acts, self.act_is)
             self.states[key], self.ok[key] = states, ok
             self.constraints += cons
         return self.states[key]
