@@ -354,12 +354,12 @@ class Context:
                 got = _no_key
             elif len(gets) == 1:
                 g0 = gets[0]
-                got = lambda e: (g0(e),)                                    # noqa: E731
+                got = lambda e: (g0(e),)
             elif len(gets) == 2:
                 g0, g1 = gets
-                got = lambda e: (g0(e), g1(e))                              # noqa: E731
+                got = lambda e: (g0(e), g1(e))
             else:
-                got = lambda e: tuple(g(e) for g in gets)                   # noqa: E731
+                got = lambda e: tuple(g(e) for g in gets)
             self._keyers[keys] = got
         return got
 
@@ -370,7 +370,6 @@ def _no_key(e: Event) -> tuple[()]:
 
 def _always(e: Event) -> bool:
     return True
-
 
 
 def check_same(same: tuple[tuple[str, str], ...], where: str, at: int | None) -> None:
