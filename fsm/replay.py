@@ -6,7 +6,7 @@ take in its state is a refusal: it is reported, and the machine stays where it w
 replay goes on and every refusal of a trace is found (the z3 relation has the same meaning).
 
 `replay` reads each step from the edges of the table's `transitions` Machine, collected once per
-table into a dict (state, act) → state: the tables have no callbacks and no conditions (nothing z3
+table into a dict act → state → state: the tables have no callbacks and no conditions (nothing z3
 could not see), so firing a trigger does no more than that lookup, and the lookup costs a hundredth
 of a trigger. `replay_triggers` fires every event as a trigger on a `transitions` model; the tests
 hold the two to the same result.
