@@ -274,7 +274,7 @@ def explain(rule: str, fmt: str) -> None:
 
 @cli.command()
 @click.argument("rule")
-@click.option("--depth", type=click.IntRange(1, 40), default=12, show_default=True,
+@click.option("--depth", type=click.IntRange(1, 40), default=16, show_default=True,
               help="the longest trace searched")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
               help="save the counterexample as a trace (refused if the file exists, unless --force)")
@@ -292,8 +292,8 @@ def counterexample(rule: str, depth: int, output: Path | None, force: bool, fmt:
     import json
 
     from constraints.rulebook import active_rules, find_rule
-    from constraints.search import Exhausted, Refuted, minimise, refute
-    from domain.parse import parse_lines
+    from constraints.search import Exhausted, Refuted, Unknown, minimise, refute, witness
+    from domain.parse import parse_file, parse_lines
     from reports import render
 
     chosen = _readings(reading, readings_file)
@@ -311,32 +311,50 @@ def counterexample(rule: str, depth: int, output: Path | None, force: bool, fmt:
     doc = {"rule": target.id, "name": target.name, "catalogue": target.catalogue, "depth": depth,
            "found": isinstance(outcome, Refuted), "steps": getattr(outcome, "steps", None),
            "trace_file": None, "readings": chosen}
-    if isinstance(outcome, Refuted):
-        text = minimise(outcome.text, target, rules_in_force, chosen)
-        trace = parse_lines(text, "<counterexample>")
-        if output is not None:
-            header = (f"# a counterexample to {target.id} ({target.catalogue} {target.name}): "
-                      f"{outcome.steps} steps, shortest; `xiangshe check` reports exactly this rule\n")
-            _save(output, header + text, force)
-            doc["trace_file"] = _display(output)
-        doc["trace"] = text
-        if fmt == "json":
-            click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
-        else:
-            click.echo(render.counterexample_text(target, trace, outcome.steps, doc["trace_file"]))
-        sys.exit(1)
     if isinstance(outcome, Exhausted):
         doc["outcome"] = f"none up to {depth} steps"
-        click.echo(json.dumps(doc, ensure_ascii=False, indent=2) if fmt == "json" else
-                   f"{target.location}: no counterexample to {target.id} of at most {depth} steps "
-                   "among the acts and objects it and the rules it triggers involve (a bounded "
-                   "search, not a proof)")
-        sys.exit(0)
-    doc["outcome"] = f"unknown: {outcome.reason}"
-    click.echo(json.dumps(doc, ensure_ascii=False, indent=2) if fmt == "json" else
-               f"{target.location}: inconclusive: the solver gave up at {outcome.depth} steps "
-               f"({outcome.reason})")
-    sys.exit(3)
+        said = (f"{target.location}: no counterexample to {target.id} of at most {depth} steps "
+                "among the acts and objects it and the rules it triggers involve (a bounded "
+                "search, not a proof)")
+    elif isinstance(outcome, Unknown):
+        doc["outcome"] = f"unknown: {outcome.reason}"
+        said = (f"{target.location}: inconclusive: the solver gave up at {outcome.depth} steps "
+                f"({outcome.reason})")
+    text = source = None
+    if isinstance(outcome, Refuted):
+        text = minimise(outcome.text, target, rules_in_force, chosen)
+    else:
+        # z3 found none within its bounds: a bundled violating example that breaks the rule alone
+        # is a counterexample all the same, though not shown to be a shortest one
+        files = {_display(p): p for p in sorted(VIOLATIONS.glob(f"{target.id}.*trace"))
+                 if p.name.split(".")[0] == target.id}
+        seen = witness(target, [parse_file(p, name) for name, p in files.items()], rules_in_force, chosen)
+        if seen is not None:
+            source = seen.path
+            text = minimise(files[source].read_text(encoding="utf-8"), target, rules_in_force, chosen)
+    if text is None:
+        click.echo(json.dumps(doc, ensure_ascii=False, indent=2) if fmt == "json" else said)
+        sys.exit(0 if isinstance(outcome, Exhausted) else 3)
+    trace = parse_lines(text, "<counterexample>")
+    steps = outcome.steps if isinstance(outcome, Refuted) else len(trace)
+    doc |= {"found": True, "steps": steps, "shortest": source is None}
+    if source is not None:
+        doc["source"] = source
+    if output is not None:
+        how = "shortest" if source is None else f"minimised from {source}, not shown to be shortest"
+        header = (f"# a counterexample to {target.id} ({target.catalogue} {target.name}): "
+                  f"{steps} steps, {how}; `xiangshe check` reports exactly this rule\n")
+        _save(output, header + text, force)
+        doc["trace_file"] = _display(output)
+    doc["trace"] = text
+    if fmt == "json":
+        click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
+    else:
+        if source is not None:
+            click.echo(f"{said}\n{target.location}: a counterexample all the same: the bundled violating "
+                       f"example {source}, minimised (not shown to be a shortest one)")
+        click.echo(render.counterexample_text(target, trace, steps, doc["trace_file"], source is None))
+    sys.exit(1)
 
 
 @cli.command()

@@ -174,17 +174,16 @@ def check_redundancy(rules: Sequence[Rule], readings: dict[str, str],
     the readings in force). A rule without one is searched by z3 for a counterexample of at most
     `depth` steps (every rule is, with `search_all`); none found: reported as implied up to that
     length, never as a proof."""
-    from constraints.search import Exhausted, Unknown, refute
+    from constraints.search import Exhausted, Unknown, refute, witness
 
     out = []
     encoded = [r for r in rules if r.encoded]
     for i, r in enumerate(encoded, 1):
         if progress:
             progress(f"redundancy {i}/{len(encoded)} {r.id}")
-        witness = None if search_all else next(
-            (t for t in examples.get(r.id, ()) if _breaks_only(t, r, rules, readings)), None)
-        if witness is not None:
-            out.append(Item("redundancy", r.id, True, f"independent: {witness.path} breaks it and "
+        seen = None if search_all else witness(r, examples.get(r.id, ()), rules, readings)
+        if seen is not None:
+            out.append(Item("redundancy", r.id, True, f"independent: {seen.path} breaks it and "
                             "nothing else", r.location, severity="note"))
             continue
         if not depth:
@@ -203,11 +202,6 @@ def check_redundancy(rules: Sequence[Rule], readings: dict[str, str],
             out.append(Item("redundancy", r.id, True, f"independent: a counterexample of {outcome.steps} "
                             "steps (z3)", r.location, severity="note"))
     return out
-
-
-def _breaks_only(trace: Trace, rule: Rule, rules: Sequence[Rule], readings: dict[str, str]) -> bool:
-    found = {f.rule for f in check_trace(trace, rules, readings).findings}
-    return {f for f in found if not f.startswith("audit.")} == {rule.id}
 
 
 def check_rulebook(rules: Sequence[Rule], tables: Sequence[Table], stagings: Sequence[Trace],

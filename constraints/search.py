@@ -451,20 +451,33 @@ class Disagreement(Exception):
     """z3 found a counterexample that the Python checker does not confirm: a bug to report."""
 
 
+def breaks_only(trace: Trace, rule: Rule, rules: Sequence[Rule], readings: dict[str, str] | None
+                ) -> bool:
+    """Does the Python checker find `rule` broken and nothing else (no other rule, no machine)?
+    The scoring audit is not part of the z3 model (it is arithmetic over a whole round): its
+    findings do not count against a counterexample, and `counterexample` reports them apart."""
+    from constraints.check import check_trace
+
+    found = {f.rule for f in check_trace(trace, rules, readings).findings}
+    return {r for r in found if not r.startswith("audit.")} == {rule.id}
+
+
 def _verdict(text: str, rule: Rule, rules: Sequence[Rule], readings: dict[str, str] | None
              ) -> bool:
-    """Does the Python checker find exactly `rule` violated (no other rule, no machine refusal)?"""
-    from constraints.check import check_trace
     from domain.parse import TraceErrors
 
     try:
         trace = parse_lines(text, "<counterexample>")
     except TraceErrors:
         return False
-    # the scoring audit is not part of the z3 model (it is arithmetic over a whole round): its
-    # findings do not count against a counterexample, and `counterexample` reports them apart
-    found = {f.rule for f in check_trace(trace, rules, readings).findings}
-    return {r for r in found if not r.startswith("audit.")} == {rule.id}
+    return breaks_only(trace, rule, rules, readings)
+
+
+def witness(rule: Rule, examples: Sequence[Trace], rules: Sequence[Rule],
+            readings: dict[str, str] | None) -> Trace | None:
+    """The first of `examples` (a rule's bundled violating examples) that breaks it and nothing
+    else under these readings: a counterexample, though not shown to be a shortest one."""
+    return next((t for t in examples if breaks_only(t, rule, rules, readings)), None)
 
 
 def minimise(text: str, rule: Rule, rules: Sequence[Rule], readings: dict[str, str] | None = None

@@ -222,7 +222,7 @@ def explain_json(x) -> dict:
 
 
 
-def counterexample_text(rule: Rule, trace, steps: int, saved: str | None) -> str:
+def counterexample_text(rule: Rule, trace, steps: int, saved: str | None, shortest: bool = True) -> str:
     """TLC-style: numbered steps with the state changes each causes; the violating step marked."""
     from constraints.check import check_trace
     from fsm.replay import replay
@@ -230,7 +230,7 @@ def counterexample_text(rule: Rule, trace, steps: int, saved: str | None) -> str
     rep = replay(trace)
     findings = check_trace(trace, [rule]).findings       # the rule's, and the scoring audit's
     bad = {f.event for f in findings if f.rule == rule.id}
-    plural = f"{steps} step{'s' if steps != 1 else ''}, shortest"
+    plural = f"{steps} step{'s' if steps != 1 else ''}" + (", shortest" if shortest else "")
     if rule.path == "query":
         out = [f"counterexample to the property: the machines and the rules allow it ({plural})"]
     else:

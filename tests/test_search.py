@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -46,6 +47,65 @@ def test_counterexample_is_deterministic_from_run_to_run() -> None:
     assert json.loads(a)["trace"] == json.loads(b)["trace"] and json.loads(a)["found"]
 
 
+def test_a_search_gives_the_same_answer_whatever_ran_before_it_in_the_process() -> None:
+    [rule] = find_rule("bai-xi")
+    [other] = find_rule("zhang-hou")
+    first = search.refute(rule, RULES, depth=4)
+    search.refute(other, RULES, depth=4)
+    again = search.refute(rule, RULES, depth=4)
+    assert isinstance(first, search.Refuted) and first.text == again.text
+
+
+def test_candidates_breaking_other_rules_are_refined_until_only_the_rule_breaks() -> None:
+    """bai-xi's first candidates break rules and machines that are asserted only once a candidate
+    breaks them (the lazy refinement): the answer must still break exactly bai-xi."""
+    [rule] = find_rule("bai-xi")
+    outcome = search.refute(rule, RULES, depth=4)
+    assert isinstance(outcome, search.Refuted)
+    found = {f.rule for f in check_trace(outcome.trace, RULES).findings}
+    assert {r for r in found if not r.startswith("audit.")} == {"bai-xi"}
+
+
+def test_when_z3_gives_up_a_bundled_example_is_the_counterexample(monkeypatch: pytest.MonkeyPatch,
+                                                                   tmp_path: Path) -> None:
+    monkeypatch.setattr(search, "RLIMIT", 1)
+    out = tmp_path / "cex.trace"
+    result = invoke("counterexample", "bu-gu-bu-shi", "--depth", "4", "-o", str(out), "--format", "json")
+    doc = json.loads(result.output)
+    assert result.exit_code == 1 and doc["found"] and doc["shortest"] is False
+    assert doc["source"].endswith("traces/violations/bu-gu-bu-shi.trace") and doc["outcome"].startswith("unknown")
+    assert "not shown to be shortest" in out.read_text(encoding="utf-8")
+    findings = check_trace(parse_file(out)).findings
+    assert {f.rule for f in findings if not f.rule.startswith("audit.")} == {"bu-gu-bu-shi"}
+
+
+def test_redundancy_reports_a_rule_implied_by_another() -> None:
+    """A copy of a rule is implied by the rule (and the rule by its copy): no counterexample, and
+    the violating example no longer breaks either alone."""
+    from constraints.rulecheck import check_redundancy
+
+    [rule] = find_rule("wu-jie")
+    copy = dataclasses.replace(rule, id="wu-jie-copy")
+    examples = {"wu-jie": [parse_file(Path(__file__).resolve().parents[1] / "traces/violations/wu-jie.trace")]}
+    items = {i.subject: i for i in check_redundancy([rule, copy], {}, examples, depth=3)
+             if i.subject in ("wu-jie", "wu-jie-copy")}
+    assert set(items) == {"wu-jie", "wu-jie-copy"}
+    for item in items.values():
+        assert item.severity == "warning" and "implied" in item.message and "not a proof" in item.message
+
+
+def test_redundancy_takes_a_violating_example_as_witness_and_searches_without_one() -> None:
+    from constraints.rulecheck import check_redundancy
+
+    [rule] = find_rule("wu-jie")
+    root = Path(__file__).resolve().parents[1]
+    examples = {"wu-jie": [parse_file(root / "traces/violations/wu-jie.trace")]}
+    [seen] = [i for i in check_redundancy(RULES, {}, examples, depth=2) if i.subject == "wu-jie"]
+    assert "independent" in seen.message and "wu-jie.trace" in seen.message
+    [searched] = [i for i in check_redundancy(RULES, {}, {}, depth=2) if i.subject == "wu-jie"]
+    assert "independent" in searched.message and "z3" in searched.message
+
+
 def test_no_counterexample_up_to_k_is_reported_without_claiming_a_proof() -> None:
     # the machines already forbid draining a cup that lies in its basket
     rule = parse_rule_block('id = "t"\nname = "测"\nquote = "不贯不释"\nkind = "absence"\n'
@@ -56,6 +116,10 @@ def test_no_counterexample_up_to_k_is_reported_without_claiming_a_proof() -> Non
 
 def test_solver_giving_up_is_inconclusive_exit_3(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(search, "RLIMIT", 1)
+    result = invoke("query", "absence", "--pattern", "* 卒爵 爵 obj.state=在篚", "--depth", "4")
+    assert result.exit_code == 3 and "inconclusive" in result.output
+    # a rule without a bundled violating example to fall back on
+    monkeypatch.setattr("verify.VIOLATIONS", Path("no-such-directory"))
     result = invoke("counterexample", "xian-yong-jue-qi-ta-yong-zhi", "--depth", "4")
     assert result.exit_code == 3 and "inconclusive" in result.output
 
@@ -120,13 +184,17 @@ def test_query_with_a_bad_pattern_is_a_usage_error() -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("rule", [r for r in RULES if r.encoded], ids=lambda r: r.id)
-def test_every_counterexample_replays_exactly_its_rule(rule) -> None:
-    """`pytest -m slow`: for every encoded rule, a counterexample up to 8 steps, if there is one,
-    is confirmed by the checker; none or inconclusive is an allowed, honest answer."""
-    outcome = search.refute(rule, RULES, depth=8)
+def test_every_encoded_rule_has_a_counterexample(rule) -> None:
+    """`pytest -m slow`: every encoded rule has a counterexample that the checker confirms breaks
+    it alone: z3's shortest (up to 16 steps), or, where z3 gives up, its bundled violating example."""
+    outcome = search.refute(rule, RULES, depth=16)
     if isinstance(outcome, search.Refuted):
         text = search.minimise(outcome.text, rule, RULES)
         found = {f.rule for f in check_trace(parse_lines(text, "cex")).findings}
         assert {r for r in found if not r.startswith("audit.")} == {rule.id}
     else:
-        assert isinstance(outcome, (search.Exhausted, search.Unknown))
+        assert isinstance(outcome, search.Unknown), f"{rule.id}: z3 says none up to 16 steps"
+        root = Path(__file__).resolve().parents[1]
+        examples = [parse_file(p) for p in sorted((root / "traces" / "violations").glob(f"{rule.id}.*trace"))
+                    if p.name.split(".")[0] == rule.id]
+        assert search.witness(rule, examples, RULES, None) is not None
