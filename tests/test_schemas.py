@@ -156,11 +156,17 @@ def test_coverage_json_validates() -> None:
     assert not validator("coverage").is_valid(doc)
 
 
-@pytest.mark.parametrize(("depth", "found"), [("12", True), ("1", False)])
-def test_counterexample_json_validates(depth: str, found: bool) -> None:
+@pytest.mark.parametrize(("depth", "found", "examples"), [("12", True, True), ("1", True, True),
+                                                          ("1", False, False)])
+def test_counterexample_json_validates(depth: str, found: bool, examples: bool,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """z3's shortest; a bundled example when z3 finds none up to the depth; nothing at all."""
+    if not examples:
+        monkeypatch.setattr("verify.VIOLATIONS", ROOT / "no-such-directory")
     result = invoke("counterexample", "bu-guan-bu-shi", "--depth", depth, "--format", "json")
     doc = json.loads(result.stdout)
     assert doc["found"] is found
+    assert doc.get("shortest") is (None if not found else depth == "12")
     assert_valid("counterexample", doc)
     doc.pop("trace" if found else "outcome")
     assert not validator("counterexample").is_valid(doc)
