@@ -252,9 +252,9 @@ What the diagnoses above come to, having looked at each kind:
   mutant; their violating examples and the random pairings of tests/test_differential.py reach them.
 - **Prohibitions** (`absence`) that the ceremony keeps are broken only by an event that matches the
   forbidden pattern. Deletion, duplication and swap only re-use events that already pass (the phase
-  travels with its event), so only a change of actor can make one; the sampled actor run kills some
+  travels with its event), so only a change of actor can make one, and it does for many
   (主人降自阼阶, 袒决遂而后射 …). Those that stay unkilled forbid an act that no one present at that
-  point performs at all (大夫 实 爵, 君 取矢, 宾 in Φ52, 释获 in round 1): a change of actor cannot
+  point performs at all (君 取矢, anyone in Φ52 as 宾, 释获 in round 1, 加席 taken): a change of actor cannot
   create the act. This is expected, not a weakness: the violating examples in traces/violations/
   break each of them.
 - **Never triggered**: the 君 rules (君袒朱襦以射, 君乐作而后就物, 上射退于物一笴 …) need a 君, who is
@@ -266,8 +266,9 @@ What the diagnoses above come to, having looked at each kind:
   precedes the 献, although the 司射 took his bow up again in between. The rule's own note says
   that taking the bow up again is not checked. **These are weaknesses of the encodings** (reported,
   not changed here): a correlation per 工, and "no 执弓 between the 释弓 and the 献", would close them.
-- **count_before with `== 0`** (大夫之耦为上, 射爵者辩乃彻丰与觯, 乐作大夫不入): broken only by moving a
-  `first` event before a `then`; the nearest is 8 or more events away, beyond a swap's one place.
+- **count_before with `== 0`** (射爵者辩乃彻丰与觯): broken only by moving a `first` event (彻丰)
+  before a `then` (卒觯); the nearest is 8 events away, beyond a swap's one place. (大夫之耦为上 and
+  乐作大夫不入, of the same form, are killed by changes of actor.)
 - **absence_between** (不去旌, 立饮不拜既爵, 旅酬卒觯不拜, 无算爵, 作相为司正 …): broken only by a
   forbidden event inside a window. Deleting or duplicating the window's own events puts none inside,
   and since every swap was tried, no forbidden event stands next to a window's edge (with the same
