@@ -251,9 +251,9 @@ What the diagnoses above come to, having looked at each kind:
   present and who is paired with whom. No event mutation touches the cast, so they cannot kill a
   mutant; their violating examples and the random pairings of tests/test_differential.py reach them.
 - **Prohibitions** (`absence`) that the ceremony keeps are broken only by an event that matches the
-  forbidden pattern. Deletion, duplication and swap only re-use events that already pass (the phase
-  travels with its event), so only a change of actor can make one, and it does for many
-  (主人降自阼阶, 袒决遂而后射 …). Those that stay unkilled forbid an act that no one present at that
+  forbidden pattern. Deletion, duplication and swap re-use events that pass (the phase travels with
+  its event) but may change the states they meet (deleting a 袒决遂 kills 袒决遂而后射), and a change
+  of actor kills many more (主人降自阼阶 …). Those that stay unkilled forbid an act that no one present at that
   point performs at all (君 取矢, anyone in Φ52 as 宾, 释获 in round 1, 加席 taken): a change of actor cannot
   create the act. This is expected, not a weakness: the violating examples in traces/violations/
   break each of them.
