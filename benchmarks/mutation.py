@@ -336,11 +336,13 @@ def write_report(summary: dict, base: Trace, rules: list[Rule], path: Path, diff
     path.write_text("\n".join(out), encoding="utf-8")
 
 
-def differential(stride: int) -> str:
-    """Python vs z3 on every rule for the mutants of tests/test_mutation.py at every STRIDE-th event."""
+def differential(stride: int, shard: str = "0/1") -> str:
+    """Python vs z3 on every rule for the mutants of tests/test_mutation.py at every STRIDE-th event
+    (`shard` K/N: only the K-th of every N of those events, to share the work among processes)."""
     from tests import test_mutation as tm
+    k, n = (int(x) for x in shard.split("/"))
     t0, count, bad = time.perf_counter(), 0, []
-    for i in range(0, len(tm.LINES), stride):
+    for i in list(range(0, len(tm.LINES), stride))[k::n]:
         for name, lines in tm.window_mutants(i, every_actor=True):
             count += 1
             bad += [f"{name}: {d}" for d in tm.compare(name, lines)]
@@ -364,11 +366,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--merge", type=Path, nargs="*", default=[], help="summaries (--json) to report on")
     ap.add_argument("--differential", type=int, metavar="STRIDE",
                     help="compare Python and z3 on the mutants at every STRIDE-th event instead")
+    ap.add_argument("--shard", default="0/1", metavar="K/N",
+                    help="with --differential: the K-th of N shares of the events (run N processes)")
     ap.add_argument("--differential-line", default="", help="the result line of a --differential run")
     ap.add_argument("--fuzz-line", default="", help="the result line of benchmarks/fuzz.py, for the report")
     args = ap.parse_args(argv)
     if args.differential:
-        differential(args.differential)
+        differential(args.differential, args.shard)
         return 0
     if args.report:
         summary = merge([json.loads(p.read_text(encoding="utf-8")) for p in args.merge])
