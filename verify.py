@@ -440,8 +440,10 @@ def query(kind: str, pattern, first, then_, after, forbid, a_, b_, same: tuple[s
                    "to this many steps (0: no search)")
 @click.option("--search-all", is_flag=True,
               help="search every rule with z3, even one whose violating example is a witness (slow)")
+@click.option("--jobs", type=click.IntRange(1, 64), default=os.cpu_count() or 1, show_default="the cores",
+              help="processes for the z3 searches")
 @reading_options
-def check_rules(fmt: str, redundancy: int, search_all: bool, reading: tuple[str, ...],
+def check_rules(fmt: str, redundancy: int, search_all: bool, jobs: int, reading: tuple[str, ...],
                 readings_file: Path | None) -> None:
     """CI checks on the rulebook: quotes, machines, vacuity, consistency (and redundancy).
 
@@ -464,7 +466,7 @@ def check_rules(fmt: str, redundancy: int, search_all: bool, reading: tuple[str,
     for p in sorted(VIOLATIONS.glob("*.trace")):
         examples.setdefault(p.name.split(".")[0], []).append(parse_file(p, str(p.relative_to(ROOT))))
     report = check_rulebook(active_rules(chosen), tables(), stagings, chosen, examples, redundancy,
-                            search_all, progress)
+                            search_all, progress, jobs)
     if tty:
         click.echo("\r\033[K", err=True, nl=False)
     if fmt == "sarif":

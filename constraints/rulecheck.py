@@ -168,46 +168,82 @@ def _z3_consistency(rules: Sequence[Rule], k: int = 4) -> Item:
 
 def check_redundancy(rules: Sequence[Rule], readings: dict[str, str],
                      examples: Mapping[str, Sequence[Trace]], depth: int, search_all: bool = False,
-                     progress: Progress | None = None) -> list[Item]:
+                     progress: Progress | None = None, jobs: int = 1) -> list[Item]:
     """Is each encoded rule independent of the machines and the other rules? A witness settles it:
     a trace that breaks the rule and nothing else (its bundled violating example, checked now under
     the readings in force). A rule without one is searched by z3 for a counterexample of at most
     `depth` steps (every rule is, with `search_all`); none found: reported as implied up to that
-    length, never as a proof."""
-    from constraints.search import Exhausted, Unknown, refute, witness
+    length, never as a proof. With `jobs` > 1 the searches run in that many processes (each
+    loads the rulebook under the same readings: only for rules of the rulebook)."""
+    from constraints.search import witness
 
-    out = []
     encoded = [r for r in rules if r.encoded]
+    verdicts: dict[str, Item] = {}
+    to_search = []
     for i, r in enumerate(encoded, 1):
         if progress:
-            progress(f"redundancy {i}/{len(encoded)} {r.id}")
+            progress(f"redundancy {i}/{len(encoded)} {r.id}: witness")
         seen = None if search_all else witness(r, examples.get(r.id, ()), rules, readings)
         if seen is not None:
-            out.append(Item("redundancy", r.id, True, f"independent: {seen.path} breaks it and "
-                            "nothing else", r.location, severity="note"))
-            continue
-        if not depth:
-            out.append(Item("redundancy", r.id, True, "no violating example breaks it alone, and no "
-                            "search was asked for (--redundancy 0)", r.location, severity="warning"))
-            continue
-        outcome = refute(r, rules, depth)
-        if isinstance(outcome, Exhausted):
-            out.append(Item("redundancy", r.id, True, f"no counterexample up to {depth} steps: implied by "
-                            "the machines and the other rules up to that length (not a proof)",
-                            r.location, r.citations[0].quote, r.citations[0].line, "warning"))
-        elif isinstance(outcome, Unknown):
-            out.append(Item("redundancy", r.id, True, f"inconclusive: {outcome.reason}", r.location,
-                            severity="warning"))
+            verdicts[r.id] = Item("redundancy", r.id, True, f"independent: {seen.path} breaks it and "
+                                  "nothing else", r.location, severity="note")
+        elif not depth:
+            verdicts[r.id] = Item("redundancy", r.id, True, "no violating example breaks it alone, and "
+                                  "no search was asked for (--redundancy 0)", r.location, severity="warning")
         else:
-            out.append(Item("redundancy", r.id, True, f"independent: a counterexample of {outcome.steps} "
-                            "steps (z3)", r.location, severity="note"))
-    return out
+            to_search.append(r)
+    if jobs > 1 and len(to_search) > 1:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+            futures = [pool.submit(_search_in_rulebook, r.id, readings, depth) for r in to_search]
+            for n, (r, fut) in enumerate(zip(to_search, futures, strict=True), 1):
+                if progress:
+                    progress(f"redundancy: z3 search {n}/{len(to_search)} {r.id}")
+                verdicts[r.id] = _search_item(r, depth, *fut.result())
+    else:
+        for n, r in enumerate(to_search, 1):
+            if progress:
+                progress(f"redundancy: z3 search {n}/{len(to_search)} {r.id}")
+            verdicts[r.id] = _search_item(r, depth, *_search(r, rules, depth))
+    return [verdicts[r.id] for r in encoded]
+
+
+def _search(rule: Rule, rules: Sequence[Rule], depth: int) -> tuple[str, int | None, str]:
+    from constraints.search import Exhausted, Unknown, refute
+
+    outcome = refute(rule, rules, depth)
+    if isinstance(outcome, Exhausted):
+        return "none", None, ""
+    if isinstance(outcome, Unknown):
+        return "unknown", None, outcome.reason
+    return "found", outcome.steps, ""
+
+
+def _search_in_rulebook(rule_id: str, readings: dict[str, str], depth: int) -> tuple[str, int | None, str]:
+    """A worker's search: the rulebook is loaded anew in the worker, under the same readings."""
+    from constraints.rulebook import active_rules
+
+    rules = active_rules(readings)
+    return _search(next(r for r in rules if r.id == rule_id), rules, depth)
+
+
+def _search_item(r: Rule, depth: int, kind: str, steps: int | None, reason: str) -> Item:
+    if kind == "none":
+        return Item("redundancy", r.id, True, f"no counterexample up to {depth} steps: implied by the "
+                    "machines and the other rules up to that length (not a proof)",
+                    r.location, r.citations[0].quote, r.citations[0].line, "warning")
+    if kind == "unknown":
+        return Item("redundancy", r.id, True, f"inconclusive: {reason}", r.location, severity="warning")
+    return Item("redundancy", r.id, True, f"independent: a counterexample of {steps} steps (z3)",
+                r.location, severity="note")
 
 
 def check_rulebook(rules: Sequence[Rule], tables: Sequence[Table], stagings: Sequence[Trace],
                    readings: dict[str, str], examples: Mapping[str, Sequence[Trace]],
                    redundancy: int = 16, search_all: bool = False,
-                   progress: Progress | None = None) -> Report:
+                   progress: Progress | None = None, jobs: int = 1) -> Report:
     report = Report()
     for name, step in (("quotes", lambda: check_quotes(rules, tables)),
                        ("machines", lambda: check_machines(tables)),
@@ -216,5 +252,5 @@ def check_rulebook(rules: Sequence[Rule], tables: Sequence[Table], stagings: Seq
         if progress:
             progress(name)
         report.add(*step())
-    report.add(*check_redundancy(rules, readings, examples, redundancy, search_all, progress))
+    report.add(*check_redundancy(rules, readings, examples, redundancy, search_all, progress, jobs))
     return report

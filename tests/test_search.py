@@ -94,16 +94,34 @@ def test_redundancy_reports_a_rule_implied_by_another() -> None:
         assert item.severity == "warning" and "implied" in item.message and "not a proof" in item.message
 
 
+def bundled_examples(*leave_out: str) -> dict[str, list]:
+    root = Path(__file__).resolve().parents[1]
+    examples: dict[str, list] = {}
+    for p in sorted((root / "traces" / "violations").glob("*.trace")):
+        if p.name.split(".")[0] not in leave_out:
+            examples.setdefault(p.name.split(".")[0], []).append(parse_file(p))
+    return examples
+
+
 def test_redundancy_takes_a_violating_example_as_witness_and_searches_without_one() -> None:
     from constraints.rulecheck import check_redundancy
 
-    [rule] = find_rule("wu-jie")
-    root = Path(__file__).resolve().parents[1]
-    examples = {"wu-jie": [parse_file(root / "traces/violations/wu-jie.trace")]}
-    [seen] = [i for i in check_redundancy(RULES, {}, examples, depth=2) if i.subject == "wu-jie"]
-    assert "independent" in seen.message and "wu-jie.trace" in seen.message
-    [searched] = [i for i in check_redundancy(RULES, {}, {}, depth=2) if i.subject == "wu-jie"]
-    assert "independent" in searched.message and "z3" in searched.message
+    items = {i.subject: i for i in check_redundancy(RULES, {}, bundled_examples("wu-jie"), depth=2)}
+    assert all("independent" in i.message for i in items.values())
+    assert "(z3)" in items["wu-jie"].message
+    assert all(".trace breaks it and nothing else" in i.message for k, i in items.items() if k != "wu-jie")
+
+
+def test_redundancy_searches_in_worker_processes_as_in_one() -> None:
+    """The searches of rules without a witness, in two processes: the same verdicts as in one."""
+    from constraints.rulecheck import check_redundancy
+
+    examples = bundled_examples("wu-jie", "bai-xi")
+    one = check_redundancy(RULES, {}, examples, depth=4, jobs=1)
+    two = check_redundancy(RULES, {}, examples, depth=4, jobs=2)
+    assert [(i.subject, i.message) for i in one] == [(i.subject, i.message) for i in two]
+    searched = [i for i in two if "(z3)" in i.message]
+    assert {i.subject for i in searched} == {"wu-jie", "bai-xi"}
 
 
 def test_no_counterexample_up_to_k_is_reported_without_claiming_a_proof() -> None:
