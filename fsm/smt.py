@@ -35,7 +35,7 @@ def machine_relation(table: Table, name: str, concerns: Sequence[z3.BoolRef],
     edges = [e for e in table.edges if e.act in act_index]
     is_act = act_is or (lambda t, a: act[t] == act_index[a])
     for t in range(k):
-        at = {src: s[t] == index[src] for src in {e.source for e in edges}}
+        at = {src: s[t] == index[src] for src in sorted({e.source for e in edges})}   # sorted: a set's order varies
         fires = [(z3.And(is_act(t, e.act), at[e.source]), index[e.dest]) for e in edges]
         nxt: z3.BitVecRef = s[t]
         for cond, dest in reversed(fires):
