@@ -376,8 +376,9 @@ def _refute_within(rule: Rule, others: Sequence[Rule], depth: int, start: int = 
     if static:
         start = 1
     for k in range(start, depth + 1):
+        # a trace has at least one event, and none after the first k steps
         idle = [sym.slots["act"][t] == 0 for t in range(k, depth)]
-        goal = z3.And(broken[0] if static else z3.Or(broken[:k]), *idle)
+        goal = z3.And(broken[0] if static else z3.Or(broken[:k]), sym.slots["act"][0] != 0, *idle)
         while True:
             s = solver()
             s.set("rlimit", RLIMIT)
