@@ -1,7 +1,7 @@
 """The z3 meaning of the rulebook: a bounded symbolic trace and the rules' encodings over it.
 
-A trace of k steps is one set of integer variables per step (actor, act, object, to, for, at, each
-attribute, phase); z3 sees only indices, and Chinese names stay in Python (`Domain`). The cast is
+A trace of k steps is one set of small bit-vector variables per step (actor, act, object, to, for,
+at, each attribute, phase); z3 sees only indices, and Chinese names stay in Python (`Domain`). The cast is
 fixed per unrolling (roles and ranks are constants); pairs and sides are terms, concrete here.
 Machine states are variables tied by the tables' transition relations (fsm.smt). Quantifiers over
 positions are finite conjunctions and disjunctions over range(k).
@@ -303,7 +303,7 @@ class Symbolic:
         return self.all(parts)
 
     def term(self, key: str, t: int) -> z3.BitVecRef:
-        """The value of `key` at step t as an integer term (0 = none), for correlations."""
+        """The value of `key` at step t as an index term (0 = none), for correlations."""
         if (key, t) not in self._term:
             self._term[(key, t)] = self._build_term(key, t)
         return self._term[(key, t)]
