@@ -55,6 +55,14 @@ def _save(output: Path, text: str, force: bool | None = False) -> None:
         raise BadInput(f"{_display(output)}: error: cannot write: {err.strerror}") from None
 
 
+def _violation_files() -> dict[str, list[Path]]:
+    """The bundled violating examples (traces/violations/<rule id>[.N].trace), by rule id."""
+    out: dict[str, list[Path]] = {}
+    for p in sorted(VIOLATIONS.glob("*.trace")):
+        out.setdefault(p.name.split(".")[0], []).append(p)
+    return out
+
+
 def _bad(err: Exception) -> BadInput:
     render = getattr(err, "render", None)
     return BadInput(render() if render else str(err))
@@ -326,8 +334,7 @@ def counterexample(rule: str, depth: int, output: Path | None, force: bool, fmt:
     else:
         # z3 found none within its bounds: a bundled violating example that breaks the rule alone
         # is a counterexample all the same, though not shown to be a shortest one
-        files = {_display(p): p for p in sorted(VIOLATIONS.glob(f"{target.id}.*trace"))
-                 if p.name.split(".")[0] == target.id}
+        files = {_display(p): p for p in _violation_files().get(target.id, [])}
         seen = witness(target, [parse_file(p, name) for name, p in files.items()], rules_in_force, chosen)
         if seen is not None:
             source = seen.path
@@ -462,9 +469,8 @@ def check_rules(fmt: str, redundancy: int, search_all: bool, jobs: int, reading:
                 [CANONICAL, *sorted((ROOT / "traces" / "variants").glob("*.trace"))]]
     tty = sys.stderr.isatty()
     progress = (lambda msg: click.echo(f"\r\033[K… {msg}", err=True, nl=False)) if tty else None
-    examples: dict[str, list] = {}
-    for p in sorted(VIOLATIONS.glob("*.trace")):
-        examples.setdefault(p.name.split(".")[0], []).append(parse_file(p, str(p.relative_to(ROOT))))
+    examples = {rid: [parse_file(p, str(p.relative_to(ROOT))) for p in paths]
+                for rid, paths in _violation_files().items()}
     report = check_rulebook(active_rules(chosen), tables(), stagings, chosen, examples, redundancy,
                             search_all, progress, jobs)
     if tty:

@@ -15,9 +15,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from constraints.check import check_trace  # noqa: E402
 from constraints.rulebook import active_rules  # noqa: E402
-from constraints.search import Disagreement, Exhausted, Refuted, minimise, refute  # noqa: E402
+from constraints.search import Disagreement, Exhausted, Refuted, breaks_only, minimise, refute  # noqa: E402
 from domain.parse import parse_lines  # noqa: E402
 
 
@@ -37,9 +36,7 @@ def main(argv: list[str]) -> None:
             except Disagreement:
                 kind = "unconfirmed"
             else:
-                found = {f.rule for f in check_trace(parse_lines(text, "cex"), rules).findings}
-                kind = "found" if {r for r in found if not r.startswith("audit.")} == {rule.id} \
-                    else "unconfirmed"
+                kind = "found" if breaks_only(parse_lines(text, "cex"), rule, rules, None) else "unconfirmed"
         else:
             kind = "none" if isinstance(out, Exhausted) else "unknown"
         took = time.perf_counter() - start

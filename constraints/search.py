@@ -193,14 +193,6 @@ def search_space(rule: Rule, others: Sequence[Rule]) -> tuple[set[str], set[str]
     return acts, kinds
 
 
-def _relevant(rule: Rule, acts: set[str], kinds: set[str] | None = None) -> bool:
-    """Can an event of the search space match one of the rule's patterns?"""
-    pats = rule.template.patterns() if rule.template else []
-    if not pats:
-        return True                           # cast rules always apply
-    return _can_fire(pats, acts, kinds if kinds is not None else set(vocabulary().objects))
-
-
 class Search:
     """One search question: the unrolling, its domain and machine constraints, and a decoder."""
 
@@ -278,7 +270,7 @@ class Search:
             out += sym.ok[(table.name, key)]
         return out
 
-    def decode(self, model: z3.ModelRef, upto: int | None = None) -> str:
+    def decode(self, model: z3.ModelRef) -> str:
         """The model as a trace in the line format: the cast, the chosen pairs, the events."""
         d, s = self.d, self.sym.slots
         val = lambda term: model.eval(term, model_completion=True).as_long()  # noqa: E731
@@ -287,9 +279,8 @@ class Search:
         places = ["", *d.places]
         objects = [("", ""), *d.objects]
         phases = {ph.order: pid for pid, ph in self.vocab.phases.items()}
-        cut = upto if upto is not None else self.k
         present = {p for p in self.sym.persons
-                   if val(self.sym.pair[p]) or any(val(s[key][t]) == p for t in range(cut)
+                   if val(self.sym.pair[p]) or any(val(s[key][t]) == p for t in self.sym.steps
                                                    if val(s["act"][t]) for key in ("actor", "to", "for"))}
         lines = [line for line in SEARCH_CAST.splitlines() if line.split()[1] in
                  {persons[p] for p in present}]
@@ -302,8 +293,8 @@ class Search:
             lines.append(f"pair 耦{pid} 上射={members[1]} 下射={members[2]}")
         phase = None
         for t in self.sym.steps:
-            if (upto is not None and t >= upto) or val(s["act"][t]) == 0:
-                continue                                         # past the violation, or idle
+            if val(s["act"][t]) == 0:
+                continue                                         # an idle step
             ph = phases.get(val(s["phase"][t]))
             if ph != phase:
                 lines.append(f"phase {ph}")
@@ -330,7 +321,7 @@ class Search:
 STAGES = (1, 2, 4, 8, 12, 16, 24, 32, 40)
 
 
-def refute(rule: Rule, others: Sequence[Rule], depth: int = 12, cast: Cast | None = None) -> Outcome:
+def refute(rule: Rule, others: Sequence[Rule], depth: int = 12) -> Outcome:
     """Deepen in stages (an unrolling of 1 step, then 2, 4, 8, …): short counterexamples are
     found on small unrollings, which are cheap to build. What a stage learnt (the rules and
     machines its candidates broke) is asserted from the start of the next. The search runs in a
@@ -338,8 +329,7 @@ def refute(rule: Rule, others: Sequence[Rule], depth: int = 12, cast: Cast | Non
     with fresh_context():
         done, learnt = 0, ()
         for size in [*[n for n in STAGES if n < depth], depth]:
-            outcome, learnt = _refute_within(rule, others, size, start=done + 1, cast=cast,
-                                             learnt=learnt)
+            outcome, learnt = _refute_within(rule, others, size, start=done + 1, learnt=learnt)
             if not isinstance(outcome, Exhausted):
                 return outcome
             done = size
@@ -347,8 +337,7 @@ def refute(rule: Rule, others: Sequence[Rule], depth: int = 12, cast: Cast | Non
 
 
 def _refute_within(rule: Rule, others: Sequence[Rule], depth: int, start: int = 1,
-                   cast: Cast | None = None, learnt: Sequence[str] = ()
-                   ) -> tuple[Outcome, tuple[str, ...]]:
+                   learnt: Sequence[str] = ()) -> tuple[Outcome, tuple[str, ...]]:
     """A shortest trace that the machines and `others` allow and `rule` forbids, if one has
     between `start` and `depth` steps; and the rules and machines learnt on the way.
 
@@ -367,7 +356,7 @@ def _refute_within(rule: Rule, others: Sequence[Rule], depth: int, start: int = 
     assert rule.template is not None
     others = [r for r in others if r.encoded and r.id != rule.id]
     acts, kinds = search_space(rule, others)
-    search = Search(depth, acts, cast or search_cast(), kinds=kinds, machines=False)
+    search = Search(depth, acts, search_cast(), kinds=kinds, machines=False)
     sym = search.sym
     broken = [z3.Not(c) for c in rule.template.clauses(sym)]
     lazy = _Refinement(search, [rule, *others])
