@@ -16,6 +16,15 @@ from pathlib import Path
 
 import click
 
+if __name__ == "__main__" and not __package__:    # `python verify.py …` in a checkout: the checkout is xiangshe
+    import importlib.util
+
+    _spec = importlib.util.spec_from_file_location(
+        "xiangshe", Path(__file__).with_name("__init__.py"),
+        submodule_search_locations=[str(Path(__file__).resolve().parent)])
+    sys.modules["xiangshe"] = importlib.util.module_from_spec(_spec)
+    _spec.loader.exec_module(sys.modules["xiangshe"])
+
 ROOT = Path(__file__).resolve().parent
 CANONICAL = ROOT / "traces" / "canonical.trace"
 VIOLATIONS = ROOT / "traces" / "violations"
@@ -37,7 +46,7 @@ class BadInput(click.ClickException):
     exit_code = 2
 
     def show(self, file=None) -> None:
-        from reports.messages import input_errors
+        from xiangshe.reports.messages import input_errors
         click.echo(input_errors(self.message), err=True)
 
 
@@ -74,7 +83,7 @@ def _bad(err: Exception) -> BadInput:
               show_default=True, help="the fixed words of text output in English or Chinese (also "
               "XIANGSHE_LANG); JSON, SARIF and JUnit are not translated")
 def cli(lang: str) -> None:
-    from reports.messages import set_language
+    from xiangshe.reports.messages import set_language
     set_language(lang)
 
 
@@ -87,8 +96,8 @@ def reading_options(f):
 
 
 def _readings(reading: tuple[str, ...], readings_file: Path | None) -> dict[str, str]:
-    from constraints.readings import select
-    from domain.errors import InputError
+    from xiangshe.constraints.readings import select
+    from xiangshe.domain.errors import InputError
 
     try:
         return select(list(reading), readings_file)
@@ -109,17 +118,17 @@ def _readings(reading: tuple[str, ...], readings_file: Path | None) -> dict[str,
 def check(files: tuple[Path, ...], fmt: str, scoring: bool, reading: tuple[str, ...],
           readings_file: Path | None, color: bool | None = None, show_progress: bool | None = None) -> None:
     """Replay FILES through the machines and the rules (no FILE: the canonical ceremony)."""
-    from constraints.check import check_trace
-    from constraints.rulebook import active_rules
-    from domain.errors import InputError
-    from domain.parse import TraceErrors, parse_file
-    from reports import render
+    from xiangshe.constraints.check import check_trace
+    from xiangshe.constraints.rulebook import active_rules
+    from xiangshe.domain.errors import InputError
+    from xiangshe.domain.parse import TraceErrors, parse_file
+    from xiangshe.reports import render
 
     chosen = _readings(reading, readings_file)
     rules_in_force = active_rules(chosen)
     paths = files or (CANONICAL,)
     results, errors = [], []
-    from reports.progress import progress
+    from xiangshe.reports.progress import progress
 
     for path in progress(paths, show_progress):
         shown = _display(path)
@@ -133,15 +142,15 @@ def check(files: tuple[Path, ...], fmt: str, scoring: bool, reading: tuple[str, 
     if errors:
         raise BadInput("\n".join(errors))
     if fmt == "sarif":
-        from reports.sarif import check_sarif
+        from xiangshe.reports.sarif import check_sarif
         click.echo(check_sarif(results, rules_in_force, chosen, version=VERSION))
     elif fmt == "junit":
-        from reports.junit import check_junit
+        from xiangshe.reports.junit import check_junit
         click.echo(check_junit(results, rules_in_force, chosen))
     elif fmt == "json":
         click.echo(render.check_json(results, chosen))
     else:
-        from reports import colour
+        from xiangshe.reports import colour
         text, paint = render.check_text(results, chosen, scoring), colour.enabled(color)
         click.echo(colour.paint(text) if paint else text, color=paint)
     sys.exit(0 if all(r.ok for r in results) else 1)
@@ -160,11 +169,11 @@ def report(file: Path, output: Path | None, force: bool, reading: tuple[str, ...
     \b
     Exit status (as for check): 0 ok, 1 violations (the page is still written), 2 bad input.
     """
-    from constraints.check import check_trace
-    from constraints.rulebook import active_rules
-    from domain.errors import InputError
-    from domain.parse import TraceErrors, parse_file
-    from reports.html import html_report
+    from xiangshe.constraints.check import check_trace
+    from xiangshe.constraints.rulebook import active_rules
+    from xiangshe.domain.errors import InputError
+    from xiangshe.domain.parse import TraceErrors, parse_file
+    from xiangshe.reports.html import html_report
 
     chosen = _readings(reading, readings_file)
     shown = _display(file)
@@ -192,8 +201,8 @@ def report(file: Path, output: Path | None, force: bool, reading: tuple[str, ...
 @reading_options
 def rules(fmt: str, reading: tuple[str, ...], readings_file: Path | None) -> None:
     """List the rulebook (the rules in force under the chosen readings are marked)."""
-    from constraints.rulebook import rulebook
-    from reports import render
+    from xiangshe.constraints.rulebook import rulebook
+    from xiangshe.reports import render
 
     chosen = _readings(reading, readings_file)
     rb = rulebook()
@@ -225,9 +234,9 @@ def rules(fmt: str, reading: tuple[str, ...], readings_file: Path | None) -> Non
 @click.option("--until", default="Φ52", show_default=True, help="the last phase to stage")
 def generate(output: Path | None, force: bool, fmt: str, arrows: tuple[str, ...], **options) -> None:
     """Stage the ceremony from options: a starting point for your own staging."""
-    from domain.parse import parse_lines, to_jsonl
-    from domain.staging import Options
-    from domain.staging import generate as stage
+    from xiangshe.domain.parse import parse_lines, to_jsonl
+    from xiangshe.domain.staging import Options
+    from xiangshe.domain.staging import generate as stage
 
     explicit = {}
     for a in arrows:
@@ -259,15 +268,15 @@ def explain(rule: str, fmt: str) -> None:
     a passing and a failing example."""
     import json
 
-    from constraints.rulebook import find_rule, rulebook
-    from domain.errors import did_you_mean
-    from reports import render
+    from xiangshe.constraints.rulebook import find_rule, rulebook
+    from xiangshe.domain.errors import did_you_mean
+    from xiangshe.reports import render
 
     found = find_rule(rule)
     if not found:
         names = [r.id for r in rulebook()] + [r.name for r in rulebook()]
         raise BadInput(f"error: no rule {rule}; {did_you_mean(rule, names)}")
-    from constraints.explain import explain as gather
+    from xiangshe.constraints.explain import explain as gather
 
     stagings = [CANONICAL, *sorted((ROOT / "traces" / "variants").glob("*.trace"))]
     out = []
@@ -299,17 +308,17 @@ def counterexample(rule: str, depth: int, output: Path | None, force: bool, fmt:
     """
     import json
 
-    from constraints.rulebook import active_rules, find_rule
-    from constraints.search import Exhausted, Refuted, Unknown, minimise, refute, witness
-    from domain.parse import parse_file, parse_lines
-    from reports import render
+    from xiangshe.constraints.rulebook import active_rules, find_rule
+    from xiangshe.constraints.search import Exhausted, Refuted, Unknown, minimise, refute, witness
+    from xiangshe.domain.parse import parse_file, parse_lines
+    from xiangshe.reports import render
 
     chosen = _readings(reading, readings_file)
     rules_in_force = active_rules(chosen)
     found = [r for r in find_rule(rule) if r.encoded and r in rules_in_force]
     if len(found) != 1:
-        from constraints.rulebook import rulebook
-        from domain.errors import did_you_mean
+        from xiangshe.constraints.rulebook import rulebook
+        from xiangshe.domain.errors import did_you_mean
         names = [r.id for r in rulebook()] + [r.name for r in rulebook()]
         what = "is ambiguous: " + ", ".join(r.id for r in found) if found else \
             f"is not an encoded rule in force; {did_you_mean(rule, names)}"
@@ -398,13 +407,13 @@ def query(kind: str, pattern, first, then_, after, forbid, a_, b_, same: tuple[s
     """
     import json
 
-    from constraints.rulebook import Rule, _template, active_rules
-    from constraints.search import Exhausted, Refuted, minimise, refute
-    from domain.errors import InputError
-    from domain.parse import parse_lines
-    from domain.text import TEXT
-    from domain.vocabulary import vocabulary
-    from reports import render
+    from xiangshe.constraints.rulebook import Rule, _template, active_rules
+    from xiangshe.constraints.search import Exhausted, Refuted, minimise, refute
+    from xiangshe.domain.errors import InputError
+    from xiangshe.domain.parse import parse_lines
+    from xiangshe.domain.text import TEXT
+    from xiangshe.domain.vocabulary import vocabulary
+    from xiangshe.reports import render
 
     chosen = _readings(reading, readings_file)
     fields = {"kind": kind, "pattern": pattern, "first": first, "then": then_, "after": after,
@@ -459,10 +468,10 @@ def check_rules(fmt: str, redundancy: int, search_all: bool, jobs: int, reading:
     """
     import json
 
-    from constraints.rulebook import active_rules
-    from constraints.rulecheck import check_rulebook
-    from domain.parse import parse_file
-    from fsm.table import tables
+    from xiangshe.constraints.rulebook import active_rules
+    from xiangshe.constraints.rulecheck import check_rulebook
+    from xiangshe.domain.parse import parse_file
+    from xiangshe.fsm.table import tables
 
     chosen = _readings(reading, readings_file)
     stagings = [parse_file(p, str(p.relative_to(ROOT))) for p in
@@ -476,10 +485,10 @@ def check_rules(fmt: str, redundancy: int, search_all: bool, jobs: int, reading:
     if tty:
         click.echo("\r\033[K", err=True, nl=False)
     if fmt == "sarif":
-        from reports.sarif import rulecheck_sarif
+        from xiangshe.reports.sarif import rulecheck_sarif
         click.echo(rulecheck_sarif(report, chosen, VERSION))
     elif fmt == "junit":
-        from reports.junit import rulecheck_junit
+        from xiangshe.reports.junit import rulecheck_junit
         click.echo(rulecheck_junit(report))
     elif fmt == "json":
         click.echo(json.dumps({"ok": report.ok, "readings": chosen, "checks": [
@@ -509,10 +518,10 @@ def coverage(fmt: str, show_all: bool, minimum: float | None) -> None:
     """Which clauses of the text are enacted by the bundled stagings, cited, or descriptive."""
     import json
 
-    from constraints.coverage import coverage as measure
-    from constraints.rulebook import rulebook
-    from domain.parse import parse_file
-    from fsm.table import tables
+    from xiangshe.constraints.coverage import coverage as measure
+    from xiangshe.constraints.rulebook import rulebook
+    from xiangshe.domain.parse import parse_file
+    from xiangshe.fsm.table import tables
 
     stagings = [CANONICAL, *sorted((ROOT / "traces" / "variants").glob("*.trace"))]
     traces = [parse_file(p, str(p.relative_to(ROOT))) for p in stagings]
@@ -540,20 +549,20 @@ def coverage(fmt: str, show_all: bool, minimum: float | None) -> None:
 @click.argument("name", type=click.Choice(["check", "trace", "rules", "coverage", "counterexample"]))
 def schema(name: str) -> None:
     """Print the JSON Schema of NAME: `trace` files, or the JSON output of a command."""
-    import schemas
+    from xiangshe import schemas
 
     click.echo(schemas.text(name), nl=False)
 
 
 def main() -> None:
     """Entry point of the console script: usage errors and bad input exit 2, never a traceback."""
-    from domain.errors import InputError
-    from domain.parse import TraceErrors
+    from xiangshe.domain.errors import InputError
+    from xiangshe.domain.parse import TraceErrors
 
     try:
         cli.main(standalone_mode=True)
     except (InputError, TraceErrors) as err:    # e.g. a broken rulebook or machine table
-        from reports.messages import input_errors
+        from xiangshe.reports.messages import input_errors
         click.echo(input_errors(err.render()), err=True)
         sys.exit(2)
     except Exception as err:                     # a bug: say so plainly, exit 70 (EX_SOFTWARE)

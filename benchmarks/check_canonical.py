@@ -19,11 +19,11 @@ def main(runs: int = 11) -> None:
     times = []
     for _ in range(runs):
         start = time.perf_counter()
-        done = subprocess.run([sys.executable, "verify.py", "check"], cwd=ROOT, capture_output=True)
+        done = subprocess.run([sys.executable, "-m", "xiangshe", "check"], cwd=ROOT, capture_output=True)
         times.append(time.perf_counter() - start)
         if done.returncode != 0:
             raise SystemExit(f"check failed: {done.stdout.decode()[-500:]}")
-    probe = subprocess.run([sys.executable, "-X", "importtime", "verify.py", "check"], cwd=ROOT,
+    probe = subprocess.run([sys.executable, "-X", "importtime", "-m", "xiangshe", "check"], cwd=ROOT,
                            capture_output=True, text=True)
     z3_imported = any(line.rstrip().endswith("| z3") for line in probe.stderr.splitlines())
     print(json.dumps({"check_median_s": round(statistics.median(times), 3),

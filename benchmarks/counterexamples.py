@@ -15,9 +15,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from constraints.rulebook import active_rules  # noqa: E402
-from constraints.search import Disagreement, Exhausted, Refuted, breaks_only, minimise, refute  # noqa: E402
-from domain.parse import parse_lines  # noqa: E402
+from xiangshe.constraints.rulebook import active_rules  # noqa: E402
+from xiangshe.constraints.search import Disagreement, Exhausted, Refuted, breaks_only, minimise, refute  # noqa: E402
+from xiangshe.domain.parse import parse_lines  # noqa: E402
 
 
 def main(argv: list[str]) -> None:

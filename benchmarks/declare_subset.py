@@ -37,9 +37,9 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from constraints.pattern import Context, Pattern
-from constraints.rulebook import Rule
-from domain.trace import Event, Trace
+from xiangshe.constraints.pattern import Context, Pattern
+from xiangshe.constraints.rulebook import Rule
+from xiangshe.domain.trace import Event, Trace
 
 LABEL_KEYS = {"phase", "round", "actor.role"}      # condition keys a label decides
 

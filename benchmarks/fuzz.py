@@ -26,9 +26,9 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
 
-from tests import fuzzgen  # noqa: E402
+import fuzzgen  # noqa: E402
 
 
 def seeded(n: int, start: int, tmp: Path) -> int:

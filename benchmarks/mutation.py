@@ -33,13 +33,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
 
-from constraints.check import check_trace  # noqa: E402
-from constraints.rulebook import Rule, active_rules  # noqa: E402
-from domain.parse import parse_file  # noqa: E402
-from domain.trace import Event, ObjectRef, Trace  # noqa: E402
-from domain.vocabulary import vocabulary  # noqa: E402
+from xiangshe.constraints.check import check_trace  # noqa: E402
+from xiangshe.constraints.rulebook import Rule, active_rules  # noqa: E402
+from xiangshe.domain.parse import parse_file  # noqa: E402
+from xiangshe.domain.trace import Event, ObjectRef, Trace  # noqa: E402
+from xiangshe.domain.vocabulary import vocabulary  # noqa: E402
 
 CANONICAL = ROOT / "traces" / "canonical.trace"
 OPS = ("delete", "duplicate", "swap", "actor")
@@ -201,8 +201,8 @@ def merge(summaries: list[dict]) -> dict:
 
 def why_unkilled(rule: Rule, base: Trace) -> tuple[str, list[tuple[str, str, int]]]:
     """A first diagnosis from the rule's kind and, per pattern, the canonical events matching it."""
-    from constraints.pattern import Context
-    from fsm.replay import replay
+    from xiangshe.constraints.pattern import Context
+    from xiangshe.fsm.replay import replay
 
     ctx = Context(base, replay(base))
     t = rule.template
@@ -339,7 +339,7 @@ def write_report(summary: dict, base: Trace, rules: list[Rule], path: Path, diff
 def differential(stride: int, shard: str = "0/1") -> str:
     """Python vs z3 on every rule for the mutants of tests/test_mutation.py at every STRIDE-th event
     (`shard` K/N: only the K-th of every N of those events, to share the work among processes)."""
-    from tests import test_mutation as tm
+    import test_mutation as tm
     k, n = (int(x) for x in shard.split("/"))
     t0, count, bad = time.perf_counter(), 0, []
     for i in list(range(0, len(tm.LINES), stride))[k::n]:

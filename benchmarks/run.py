@@ -79,7 +79,7 @@ def bench_canonical(runs: int) -> dict:
 
 # -- (b) throughput --------------------------------------------------------------------------------
 def ours_subset(traces, tr: Translation) -> list[set[str]]:
-    from constraints.pattern import Context
+    from xiangshe.constraints.pattern import Context
 
     out = []
     for t in traces:
@@ -89,7 +89,7 @@ def ours_subset(traces, tr: Translation) -> list[set[str]]:
 
 
 def ours_full(traces, rules) -> list[bool]:
-    from constraints.check import check_trace
+    from xiangshe.constraints.check import check_trace
 
     return [check_trace(t, rules).ok for t in traces]
 
@@ -139,8 +139,8 @@ def bench_throughput(folder: Path, runs_cli: bool = True) -> dict:
     sys._pm4py_welcome_shown = True       # pm4py's banner on import: not progress
     import pm4py  # noqa: F401  (imported before any timing)
 
-    from constraints.rulebook import active_rules
-    from domain.parse import parse_file
+    from xiangshe.constraints.rulebook import active_rules
+    from xiangshe.domain.parse import parse_file
 
     files = batch_files(folder)
     traces, load_s = timed(lambda: [parse_file(p, p.name) for p in files])
@@ -202,7 +202,7 @@ def bench_throughput(folder: Path, runs_cli: bool = True) -> dict:
         "mismatches": len(mismatches),
     }
     if runs_cli:
-        status, wall, rss = run_process([sys.executable, "verify.py", "check", "--format", "json",
+        status, wall, rss = run_process([sys.executable, "-m", "xiangshe", "check", "--format", "json",
                                          *[str(p.relative_to(ROOT)) for p in files]])
         if status not in (0, 1):
             raise SystemExit(f"check of the batch exited {status}")
@@ -221,7 +221,7 @@ def long_trace(n: int) -> Path:
     path = CACHE / f"long-{n}.jsonl"
     if path.exists():
         return path
-    from domain.staging import Options
+    from xiangshe.domain.staging import Options
 
     lines = staging_jsonl(Options()).splitlines()
     head = [ln for ln in lines if ln.startswith(('{"cast"', '{"pair"'))]
@@ -241,9 +241,9 @@ def long_trace(n: int) -> Path:
 
 def time_check(path: Path) -> None:
     """In a fresh process: parse and check one trace, print the two times (seconds) and the findings."""
-    from constraints.check import check_trace
-    from constraints.rulebook import active_rules
-    from domain.parse import parse_file
+    from xiangshe.constraints.check import check_trace
+    from xiangshe.constraints.rulebook import active_rules
+    from xiangshe.domain.parse import parse_file
 
     rules = active_rules()
     trace, parse_s = timed(parse_file, path, path.name)
@@ -261,7 +261,7 @@ def bench_growth(runs: int) -> dict:
             done = subprocess.run([sys.executable, "benchmarks/run.py", "--time-check", str(path)],
                                   cwd=ROOT, capture_output=True, text=True, check=True)
             inner.append(json.loads(done.stdout.strip().splitlines()[-1]))
-        procs = [run_process([sys.executable, "verify.py", "check", "--format", "json",
+        procs = [run_process([sys.executable, "-m", "xiangshe", "check", "--format", "json",
                               str(path.relative_to(ROOT))]) for _ in range(runs)]
         if any(p[0] not in (0, 1) for p in procs):
             raise SystemExit(f"check of {path.name} exited {procs[0][0]}")

@@ -5,16 +5,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from constraints.pattern import Context
-from constraints.rulebook import Rule, active_rules
-from constraints.scoring import RoundScore, audit
-from domain.errors import TraceError, did_you_mean
-from domain.gcpause import gc_paused
-from domain.parse import TraceErrors
-from domain.text import Citation
-from domain.trace import Trace
-from fsm.replay import Refusal, object_steps, replay
-from fsm.table import Table
+from xiangshe.constraints.pattern import Context
+from xiangshe.constraints.rulebook import Rule, active_rules
+from xiangshe.constraints.scoring import RoundScore, audit
+from xiangshe.domain.errors import TraceError, did_you_mean
+from xiangshe.domain.gcpause import gc_paused
+from xiangshe.domain.parse import TraceErrors
+from xiangshe.domain.text import Citation
+from xiangshe.domain.trace import Trace
+from xiangshe.fsm.replay import Refusal, object_steps, replay
+from xiangshe.fsm.table import Table
 
 
 @dataclass(frozen=True)

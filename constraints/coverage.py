@@ -16,11 +16,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from constraints.rulebook import Rule
-from domain.errors import RulebookError
-from domain.text import TEXT, Citation, SourceText
-from domain.trace import Trace
-from fsm.table import Table
+from xiangshe.constraints.rulebook import Rule
+from xiangshe.domain.errors import RulebookError
+from xiangshe.domain.text import TEXT, Citation, SourceText
+from xiangshe.domain.trace import Trace
+from xiangshe.fsm.table import Table
 
 DESCRIPTIVE_PATH = Path(__file__).with_name("descriptive.toml")
 _WORDS = re.compile(r"#\s*L(\d+)(?:[–-](\d+))?\s+(\S+)")
@@ -151,7 +151,7 @@ def coverage(traces: Sequence[Trace], rules: Sequence[Rule], tables: Sequence[Ta
         for e in t.edges:
             _mark(cls, _spans(TEXT, e.cite.quote, e.cite.line), "cited",
                   f"machine {t.name} {e.act}: {e.source}→{e.dest}")
-    from constraints.scoring import CITED
+    from xiangshe.constraints.scoring import CITED
     for quote, line in CITED:
         _mark(cls, _spans(TEXT, quote, line), "cited", "the scoring audit")
     for cite, reason in load_descriptive():

@@ -19,13 +19,13 @@ from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 
-from constraints.check import Finding, check_trace, rule_findings
-from constraints.pattern import Context
-from constraints.readings import Point, defaults, points
-from constraints.rulebook import Rule, active_rules
-from constraints.templates import person_matches
-from domain.trace import Trace
-from fsm.replay import replay
+from xiangshe.constraints.check import Finding, check_trace, rule_findings
+from xiangshe.constraints.pattern import Context
+from xiangshe.constraints.readings import Point, defaults, points
+from xiangshe.constraints.rulebook import Rule, active_rules
+from xiangshe.constraints.templates import person_matches
+from xiangshe.domain.trace import Trace
+from xiangshe.fsm.replay import replay
 
 WINDOW = 2            # lines shown before and after the line of interest
 
@@ -85,7 +85,7 @@ def window(trace: Trace, line: int, size: int = WINDOW) -> tuple[tuple[int, str]
 
 @cache
 def _load(path: Path, shown: str) -> tuple[Trace, Context]:
-    from domain.parse import parse_file
+    from xiangshe.domain.parse import parse_file
 
     trace = parse_file(path, shown)
     return trace, Context(trace, replay(trace))

@@ -23,11 +23,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from operator import attrgetter
 
-from domain.errors import RulebookError, did_you_mean
-from domain.trace import SIDES, Event, Trace
-from domain.vocabulary import PERSON_KEYS, PLACE_KEYS, Vocabulary
-from fsm.replay import Replay
-from fsm.table import Table, table_for_object, table_named, tables
+from xiangshe.domain.errors import RulebookError, did_you_mean
+from xiangshe.domain.trace import SIDES, Event, Trace
+from xiangshe.domain.vocabulary import PERSON_KEYS, PLACE_KEYS, Vocabulary
+from xiangshe.fsm.replay import Replay
+from xiangshe.fsm.table import Table, table_for_object, table_named, tables
 
 PERSON_ATTRS = ("role", "rank", "side", "pair")
 NONE = "none"

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from domain.errors import InputError, RulebookError, did_you_mean
+from xiangshe.domain.errors import InputError, RulebookError, did_you_mean
 
 READINGS_PATH = Path(__file__).with_name("readings.toml")
 

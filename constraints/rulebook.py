@@ -15,12 +15,12 @@ from dataclasses import MISSING, dataclass, field
 from functools import cache
 from pathlib import Path
 
-from constraints.pattern import check_same, parse_pattern
-from constraints.readings import defaults, parse_when
-from constraints.templates import KINDS, PersonPattern, Template
-from domain.errors import RulebookError, did_you_mean
-from domain.text import TEXT, Citation
-from domain.vocabulary import Vocabulary, vocabulary
+from xiangshe.constraints.pattern import check_same, parse_pattern
+from xiangshe.constraints.readings import defaults, parse_when
+from xiangshe.constraints.templates import KINDS, PersonPattern, Template
+from xiangshe.domain.errors import RulebookError, did_you_mean
+from xiangshe.domain.text import TEXT, Citation
+from xiangshe.domain.vocabulary import Vocabulary, vocabulary
 
 RULES_DIR = Path(__file__).with_name("rules")
 STATUSES = ("encoded", "descriptive", "deferred")

@@ -20,12 +20,12 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from constraints.check import check_trace
-from constraints.pattern import Context
-from constraints.rulebook import Rule
-from domain.trace import Trace
-from fsm.replay import replay
-from fsm.table import Table
+from xiangshe.constraints.check import check_trace
+from xiangshe.constraints.pattern import Context
+from xiangshe.constraints.rulebook import Rule
+from xiangshe.domain.trace import Trace
+from xiangshe.fsm.replay import replay
+from xiangshe.fsm.table import Table
 
 Progress = Callable[[str], None]
 
@@ -138,8 +138,8 @@ def _z3_consistency(rules: Sequence[Rule], k: int = 4) -> Item:
     """All rules and machines together admit a trace of k real events (z3, with an unsat core)."""
     import z3
 
-    from constraints.search import Search, search_cast
-    from domain.vocabulary import vocabulary
+    from xiangshe.constraints.search import Search, search_cast
+    from xiangshe.domain.vocabulary import vocabulary
 
     encoded = [r for r in rules if r.encoded]
     search = Search(k, set(vocabulary().acts), search_cast())
@@ -175,7 +175,7 @@ def check_redundancy(rules: Sequence[Rule], readings: dict[str, str],
     `depth` steps (every rule is, with `search_all`); none found: reported as implied up to that
     length, never as a proof. With `jobs` > 1 the searches run in that many processes (each
     loads the rulebook under the same readings: only for rules of the rulebook)."""
-    from constraints.search import witness
+    from xiangshe.constraints.search import witness
 
     encoded = [r for r in rules if r.encoded]
     verdicts: dict[str, Item] = {}
@@ -211,7 +211,7 @@ def check_redundancy(rules: Sequence[Rule], readings: dict[str, str],
 
 
 def _search(rule: Rule, rules: Sequence[Rule], depth: int) -> tuple[str, int | None, str]:
-    from constraints.search import Exhausted, Unknown, refute
+    from xiangshe.constraints.search import Exhausted, Unknown, refute
 
     outcome = refute(rule, rules, depth)
     if isinstance(outcome, Exhausted):
@@ -223,7 +223,7 @@ def _search(rule: Rule, rules: Sequence[Rule], depth: int) -> tuple[str, int | N
 
 def _search_in_rulebook(rule_id: str, readings: dict[str, str], depth: int) -> tuple[str, int | None, str]:
     """A worker's search: the rulebook is loaded anew in the worker, under the same readings."""
-    from constraints.rulebook import active_rules
+    from xiangshe.constraints.rulebook import active_rules
 
     rules = active_rules(readings)
     return _search(next(r for r in rules if r.id == rule_id), rules, depth)

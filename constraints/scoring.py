@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from constraints.readings import defaults
-from domain.text import TEXT, Citation
-from domain.trace import Trace
+from xiangshe.constraints.readings import defaults
+from xiangshe.domain.text import TEXT, Citation
+from xiangshe.domain.trace import Trace
 
 SCORING = {"jia": {"贯"}, "zheng": {"贯", "中不贯"}}
 #: the words of the text the audit checks (counted as cited by `coverage`)

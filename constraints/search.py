@@ -21,13 +21,13 @@ from dataclasses import dataclass
 
 import z3
 
-from constraints.pattern import Pattern, machines_of
-from constraints.rulebook import Rule
-from constraints.smt import Domain, Symbolic, fresh_context, solver
-from domain.parse import parse_lines
-from domain.trace import Cast, Trace
-from domain.vocabulary import vocabulary
-from fsm.table import table_for_object, tables
+from xiangshe.constraints.pattern import Pattern, machines_of
+from xiangshe.constraints.rulebook import Rule
+from xiangshe.constraints.smt import Domain, Symbolic, fresh_context, solver
+from xiangshe.domain.parse import parse_lines
+from xiangshe.domain.trace import Cast, Trace
+from xiangshe.domain.vocabulary import vocabulary
+from xiangshe.fsm.table import table_for_object, tables
 
 RLIMIT = 60_000_000          # z3's work budget per check (deterministic, unlike a timeout)
 
@@ -422,7 +422,7 @@ class _Refinement:
     def refine(self, trace: Trace, rule: Rule) -> bool:
         """Replay the candidate; assert what it breaks besides `rule`. False: it breaks only `rule`.
         Raises Disagreement when the checker and z3 disagree."""
-        from constraints.check import check_trace
+        from xiangshe.constraints.check import check_trace
 
         found = {f.rule for f in check_trace(trace, list(self.rules.values())).findings
                  if not f.rule.startswith("audit.")}
@@ -446,7 +446,7 @@ def breaks_only(trace: Trace, rule: Rule, rules: Sequence[Rule], readings: dict[
     """Does the Python checker find `rule` broken and nothing else (no other rule, no machine)?
     The scoring audit is not part of the z3 model (it is arithmetic over a whole round): its
     findings do not count against a counterexample, and `counterexample` reports them apart."""
-    from constraints.check import check_trace
+    from xiangshe.constraints.check import check_trace
 
     found = {f.rule for f in check_trace(trace, rules, readings).findings}
     return {r for r in found if not r.startswith("audit.")} == {rule.id}
@@ -454,7 +454,7 @@ def breaks_only(trace: Trace, rule: Rule, rules: Sequence[Rule], readings: dict[
 
 def _verdict(text: str, rule: Rule, rules: Sequence[Rule], readings: dict[str, str] | None
              ) -> bool:
-    from domain.parse import TraceErrors
+    from xiangshe.domain.parse import TraceErrors
 
     try:
         trace = parse_lines(text, "<counterexample>")

@@ -17,13 +17,13 @@ from dataclasses import dataclass, field
 
 import z3
 
-from constraints.pattern import NONE, PERSON_ATTRS, Pattern
-from constraints.rulebook import Rule
-from constraints.templates import PersonPattern
-from domain.trace import SIDES, Cast, Trace
-from domain.vocabulary import PERSON_KEYS, Vocabulary, vocabulary
-from fsm.smt import machine_relation, state_index
-from fsm.table import Table, table_for_object, table_named, tables
+from xiangshe.constraints.pattern import NONE, PERSON_ATTRS, Pattern
+from xiangshe.constraints.rulebook import Rule
+from xiangshe.constraints.templates import PersonPattern
+from xiangshe.domain.trace import SIDES, Cast, Trace
+from xiangshe.domain.vocabulary import PERSON_KEYS, Vocabulary, vocabulary
+from xiangshe.fsm.smt import machine_relation, state_index
+from xiangshe.fsm.table import Table, table_for_object, table_named, tables
 
 SEED = 0
 

@@ -13,10 +13,10 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from constraints.pattern import Context, Pattern
+from xiangshe.constraints.pattern import Context, Pattern
 
 if TYPE_CHECKING:
-    from constraints.smt import Symbolic
+    from xiangshe.constraints.smt import Symbolic
 
 Same = tuple[tuple[str, str], ...]      # (key of the later/then event, key of the other event)
 

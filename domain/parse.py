@@ -20,10 +20,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from domain.errors import InputError, TraceError, did_you_mean
-from domain.gcpause import gc_paused
-from domain.trace import SIDES, Cast, Event, ObjectRef, Pair, Person, Trace
-from domain.vocabulary import PERSON_KEYS, PLACE_KEYS, Vocabulary, vocabulary
+from xiangshe.domain.errors import InputError, TraceError, did_you_mean
+from xiangshe.domain.gcpause import gc_paused
+from xiangshe.domain.trace import SIDES, Cast, Event, ObjectRef, Pair, Person, Trace
+from xiangshe.domain.vocabulary import PERSON_KEYS, PLACE_KEYS, Vocabulary, vocabulary
 
 MAX_BYTES = 64 * 1024 * 1024     # documented limit on one trace file
 MAX_ERRORS = 20
@@ -181,7 +181,7 @@ class _Reader:
                 self.cast.add(Person(name, role, self.vocab.roles[role].rank))
             return name
         if not token.isascii():                   # a declared name written in another script
-            from domain.script import fold
+            from xiangshe.domain.script import fold
             same = [n for n in self.cast.persons if fold(n) == fold(token)]
             if len(same) == 1:
                 return same[0]

@@ -21,7 +21,7 @@ import re
 import sys
 from pathlib import Path
 
-from domain.vocabulary import PERSON_KEYS, PLACE_KEYS, Term, Vocabulary, vocabulary
+from xiangshe.domain.vocabulary import PERSON_KEYS, PLACE_KEYS, Term, Vocabulary, vocabulary
 
 SCHEMA_PATH = Path(__file__).resolve().parents[1] / "schemas" / "trace.schema.json"
 DIALECT = "http://json-schema.org/draft-07/schema#"   # what editors implement fully

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from domain.errors import QuoteError
+from xiangshe.domain.errors import QuoteError
 
 TEXT_PATH = Path(__file__).with_name("xiangsheli.txt")
 TEXT_SHA256 = "7af7ba8bbfd8a25897aa925cebac83157007ccea2b2ee9975cb745f4a05aa182"

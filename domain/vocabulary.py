@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from domain.errors import RulebookError, did_you_mean
+from xiangshe.domain.errors import RulebookError, did_you_mean
 
 VOCABULARY_PATH = Path(__file__).with_name("vocabulary.toml")
 
@@ -116,7 +116,7 @@ class Vocabulary:
         not one of the vocabulary's)."""
         if all(c in self.chars or c.isascii() for c in word):
             return word
-        from domain.script import fold
+        from xiangshe.domain.script import fold
         return fold(word)
 
     def resolve(self, section: str, word: str) -> str | None:
@@ -141,7 +141,7 @@ class Vocabulary:
         folded = self.fold(word)
         hint = did_you_mean(folded, choices)
         if folded != word:
-            from domain.script import to_traditional
+            from xiangshe.domain.script import to_traditional
             hint = to_traditional(hint)
         return hint
 

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 
 from transitions import Machine, MachineError
 
-from domain.trace import Event, Person, Trace
-from fsm.table import Table, table_for_object, tables
+from xiangshe.domain.trace import Event, Person, Trace
+from xiangshe.fsm.table import Table, table_for_object, tables
 
 logging.getLogger("transitions").setLevel(logging.ERROR)
 

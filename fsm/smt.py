@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 
 import z3
 
-from fsm.table import Table
+from xiangshe.fsm.table import Table
 
 
 def state_index(table: Table) -> dict[str, int]:

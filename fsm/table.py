@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from domain.errors import RulebookError
-from domain.text import TEXT, Citation
-from domain.vocabulary import Vocabulary, vocabulary
+from xiangshe.domain.errors import RulebookError
+from xiangshe.domain.text import TEXT, Citation
+from xiangshe.domain.vocabulary import Vocabulary, vocabulary
 
 TABLES_DIR = Path(__file__).with_name("tables")
 

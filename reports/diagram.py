@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
-from fsm.table import Table
+from xiangshe.fsm.table import Table
 
 COL_GAP = 165          # px between the centres of two columns
 ROW_GAP = 104          # px between the centres of two states in a column

@@ -15,15 +15,15 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-from constraints.check import Finding, Result
-from constraints.rulebook import Rule, rulebook
-from constraints.scoring import chun_qi
-from domain.text import TEXT, Citation
-from domain.trace import Trace
-from fsm.replay import replay
-from fsm.table import tables
-from reports.diagram import layout, mermaid
-from reports.timeline import findings_by_event, rule_anchor, timeline
+from xiangshe.constraints.check import Finding, Result
+from xiangshe.constraints.rulebook import Rule, rulebook
+from xiangshe.constraints.scoring import chun_qi
+from xiangshe.domain.text import TEXT, Citation
+from xiangshe.domain.trace import Trace
+from xiangshe.fsm.replay import replay
+from xiangshe.fsm.table import tables
+from xiangshe.reports.diagram import layout, mermaid
+from xiangshe.reports.timeline import findings_by_event, rule_anchor, timeline
 
 TEMPLATES = Path(__file__).with_name("templates")
 CONTEXT_WIDTH = 24          # characters of the text either side of a quote
@@ -124,7 +124,7 @@ def _env() -> Environment:
 def html_report(trace: Trace, result: Result, readings: dict[str, str], generator: str = "xiangshe"
                 ) -> str:
     """The report page of `trace`, checked as `result` under `readings`."""
-    from constraints.readings import describe
+    from xiangshe.constraints.readings import describe
 
     rep = replay(trace)
     tl = timeline(trace, rep, result.findings)

@@ -8,18 +8,18 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 
-from constraints.check import Result
-from constraints.rulebook import Rule
-from fsm.table import tables
-from reports.render import finding_text
-from reports.sarif import AUDIT_CHECKS, audit_id
+from xiangshe.constraints.check import Result
+from xiangshe.constraints.rulebook import Rule
+from xiangshe.fsm.table import tables
+from xiangshe.reports.render import finding_text
+from xiangshe.reports.sarif import AUDIT_CHECKS, audit_id
 
 
 def check_ids(rules: Sequence[Rule] | None = None) -> list[str]:
     """The ids of the checks `check` makes: the encoded rules in force (the rules in force under the
     default readings if None), the machines (machine.<slug>), the audit (audit.<catalogue>)."""
     if rules is None:
-        from constraints.rulebook import active_rules
+        from xiangshe.constraints.rulebook import active_rules
         rules = active_rules()
     return ([r.id for r in rules if r.encoded] + [f"machine.{t.slug}" for t in tables()]
             + [audit_id(c) for c, _, _ in AUDIT_CHECKS])

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 
-from constraints.check import Finding, Result
-from constraints.rulebook import Rule
-from domain.text import TEXT
-from reports.messages import ok_summary, t, violations_summary
+from xiangshe.constraints.check import Finding, Result
+from xiangshe.constraints.rulebook import Rule
+from xiangshe.domain.text import TEXT
+from xiangshe.reports.messages import ok_summary, t, violations_summary
 
 
 def finding_text(f: Finding, path: str) -> str:
@@ -28,7 +28,7 @@ def finding_text(f: Finding, path: str) -> str:
 
 def scoring_text(r: Result, detail: bool = False) -> list[str]:
     """The scoring audit of one trace: a line per round, and per arrow where asked or where amiss."""
-    from constraints.scoring import chun_qi
+    from xiangshe.constraints.scoring import chun_qi
 
     if not r.scoring:
         return []
@@ -82,7 +82,7 @@ def check_text(results: Sequence[Result], readings: dict[str, str] | None = None
     else:
         out.append(ok_summary(len(results), events))
     if readings is not None:
-        from constraints.readings import describe
+        from xiangshe.constraints.readings import describe
         out.append(f"{t('readings')}: {describe(readings)}")
     return "\n".join(out)
 
@@ -224,8 +224,8 @@ def explain_json(x) -> dict:
 
 def counterexample_text(rule: Rule, trace, steps: int, saved: str | None, shortest: bool = True) -> str:
     """TLC-style: numbered steps with the state changes each causes; the violating step marked."""
-    from constraints.check import check_trace
-    from fsm.replay import replay
+    from xiangshe.constraints.check import check_trace
+    from xiangshe.fsm.replay import replay
 
     rep = replay(trace)
     findings = check_trace(trace, [rule]).findings       # the rule's, and the scoring audit's

@@ -11,10 +11,10 @@ from collections.abc import Sequence
 from pathlib import PurePath, PurePosixPath, PureWindowsPath
 from urllib.parse import quote
 
-from constraints.check import Finding, Result
-from constraints.rulebook import Rule
-from domain.text import TEXT, Citation
-from fsm.table import Table, tables
+from xiangshe.constraints.check import Finding, Result
+from xiangshe.constraints.rulebook import Rule
+from xiangshe.domain.text import TEXT, Citation
+from xiangshe.fsm.table import Table, tables
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 TEXT_URI = "domain/xiangsheli.txt"

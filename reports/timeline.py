@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from constraints.check import Finding
-from domain.trace import Event, Trace
-from domain.vocabulary import vocabulary
-from fsm.replay import Replay
-from fsm.table import table_for_object, tables
+from xiangshe.constraints.check import Finding
+from xiangshe.domain.trace import Event, Trace
+from xiangshe.domain.vocabulary import vocabulary
+from xiangshe.fsm.replay import Replay
+from xiangshe.fsm.table import table_for_object, tables
 
 PX = 4                  # px per event
 LANE_H = 18

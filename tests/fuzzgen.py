@@ -11,12 +11,12 @@ import random
 from functools import cache
 from pathlib import Path
 
-from constraints.check import check_trace
-from constraints.rulebook import Rule, active_rules
-from domain.errors import InputError
-from domain.parse import TraceErrors, parse_file, parse_lines, to_jsonl
-from domain.vocabulary import PERSON_KEYS, PLACE_KEYS, vocabulary
-from fsm.table import table_for_object
+from xiangshe.constraints.check import check_trace
+from xiangshe.constraints.rulebook import Rule, active_rules
+from xiangshe.domain.errors import InputError
+from xiangshe.domain.parse import TraceErrors, parse_file, parse_lines, to_jsonl
+from xiangshe.domain.vocabulary import PERSON_KEYS, PLACE_KEYS, vocabulary
+from xiangshe.fsm.table import table_for_object
 
 ROOT = Path(__file__).resolve().parents[1]
 SUFFIXES = ("trace", "jsonl", "yaml", "yml")

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from domain.parse import MAX_BYTES
-from verify import cli
+from xiangshe.domain.parse import MAX_BYTES
+from xiangshe.verify import cli
 
 DEEP = 100_000
 CASES: list[tuple[str, str, bytes, int, str]] = [

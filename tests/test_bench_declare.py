@@ -11,10 +11,10 @@ import pm4py  # noqa: E402
 
 from benchmarks import naive  # noqa: E402
 from benchmarks.declare_subset import ABSENCE, PRECEDENCE, Universe, translate  # noqa: E402
-from constraints.pattern import Context  # noqa: E402
-from constraints.rulebook import active_rules  # noqa: E402
-from domain.parse import parse_lines  # noqa: E402
-from domain.staging import Options, generate  # noqa: E402
+from xiangshe.constraints.pattern import Context  # noqa: E402
+from xiangshe.constraints.rulebook import active_rules  # noqa: E402
+from xiangshe.domain.parse import parse_lines  # noqa: E402
+from xiangshe.domain.staging import Options, generate  # noqa: E402
 
 
 def _variants() -> list:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from verify import cli
+from xiangshe.verify import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "golden"
@@ -29,7 +29,7 @@ def at_root(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def readings_for(trace: Path) -> list[str]:
     """--reading options for an example written against a rule's non-default reading."""
-    from constraints.rulebook import rulebook
+    from xiangshe.constraints.rulebook import rulebook
     rule = next((r for r in rulebook() if r.id == trace.stem.split(".")[0]), None)
     return [a for p, o in (rule.when if rule else ()) for a in ("--reading", f"{p}={o}")]
 
@@ -75,7 +75,7 @@ def test_rules_json_contract() -> None:
 
 
 def test_explain_accepts_id_name_and_catalogue() -> None:
-    from constraints.rulebook import rulebook
+    from xiangshe.constraints.rulebook import rulebook
     r = next(r for r in rulebook() if r.encoded and r.catalogue)
     outs = [invoke("explain", w).output for w in (r.id, r.name, r.catalogue)]
     assert all(r.name in o and r.citations[0].quote in o for o in outs)
@@ -109,7 +109,7 @@ def test_missing_file_exits_2() -> None:
 def test_check_path_never_imports_z3() -> None:
     import subprocess
     import sys
-    code = ("import sys, verify\n"
+    code = ("import sys\nfrom xiangshe import verify\n"
             "try:\n    verify.cli.main(['check'], standalone_mode=False)\n"
             "except SystemExit:\n    pass\n"
             "print('z3' in sys.modules)")

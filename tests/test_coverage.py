@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from constraints.coverage import clauses, coverage
-from constraints.rulebook import rulebook
-from domain.parse import parse_file
-from domain.text import TEXT
-from fsm.table import tables
+from xiangshe.constraints.coverage import clauses, coverage
+from xiangshe.constraints.rulebook import rulebook
+from xiangshe.domain.parse import parse_file
+from xiangshe.domain.text import TEXT
+from xiangshe.fsm.table import tables
 
 ROOT = Path(__file__).resolve().parents[1]
 FLOOR = json.loads((ROOT / "tests" / "coverage_floor.json").read_text(encoding="utf-8"))

@@ -13,13 +13,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from constraints.pattern import Context
-from constraints.check import check_trace
-from constraints.rulebook import Rule, rulebook
-from constraints.smt import holds_on
-from domain.parse import TraceErrors, parse_file, parse_lines
-from fsm.replay import replay
-from tests import tracegen
+from xiangshe.constraints.pattern import Context
+from xiangshe.constraints.check import check_trace
+from xiangshe.constraints.rulebook import Rule, rulebook
+from xiangshe.constraints.smt import holds_on
+from xiangshe.domain.parse import TraceErrors, parse_file, parse_lines
+from xiangshe.fsm.replay import replay
+import tracegen
 
 RULES = [r for r in rulebook() if r.encoded]
 CANON = tracegen.canonical()

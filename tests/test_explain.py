@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from constraints.check import check_trace
-from constraints.explain import explain, readings_of
-from constraints.rulebook import active_rules, find_rule, rulebook
-from domain.parse import parse_file
-from reports.render import explain_text
-from verify import cli
+from xiangshe.constraints.check import check_trace
+from xiangshe.constraints.explain import explain, readings_of
+from xiangshe.constraints.rulebook import active_rules, find_rule, rulebook
+from xiangshe.domain.parse import parse_file
+from xiangshe.reports.render import explain_text
+from xiangshe.verify import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "golden"

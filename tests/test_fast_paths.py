@@ -18,13 +18,13 @@ from pathlib import Path
 
 import pytest
 
-from constraints.pattern import NONE, PERSON_ATTRS, Context, Pattern
-from constraints.rulebook import rulebook
-from domain.parse import TraceErrors, parse_file, parse_lines
-from domain.trace import Event, Trace
-from domain.vocabulary import PERSON_KEYS
-from fsm.replay import replay, replay_triggers
-from tests import tracegen
+from xiangshe.constraints.pattern import NONE, PERSON_ATTRS, Context, Pattern
+from xiangshe.constraints.rulebook import rulebook
+from xiangshe.domain.parse import TraceErrors, parse_file, parse_lines
+from xiangshe.domain.trace import Event, Trace
+from xiangshe.domain.vocabulary import PERSON_KEYS
+from xiangshe.fsm.replay import replay, replay_triggers
+import tracegen
 
 ROOT = Path(__file__).resolve().parents[1]
 BUNDLED = sorted((ROOT / "traces").rglob("*.trace"))

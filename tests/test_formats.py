@@ -14,11 +14,11 @@ import jsonschema
 import pytest
 from click.testing import CliRunner
 
-from constraints.readings import defaults
-from constraints.rulebook import active_rules
-from fsm.table import tables
-from reports.sarif import AUDIT_CHECKS
-from verify import VERSION, cli
+from xiangshe.constraints.readings import defaults
+from xiangshe.constraints.rulebook import active_rules
+from xiangshe.fsm.table import tables
+from xiangshe.reports.sarif import AUDIT_CHECKS
+from xiangshe.verify import VERSION, cli
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = ROOT / "tests" / "schemas" / "sarif-schema-2.1.0.json"

@@ -18,9 +18,9 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.parse import TraceErrors, parse_file, parse_jsonl, parse_lines, parse_yaml
-from tests import fuzzgen
-from verify import cli
+from xiangshe.domain.parse import TraceErrors, parse_file, parse_jsonl, parse_lines, parse_yaml
+import fuzzgen
+from xiangshe.verify import cli
 
 TMP = Path(tempfile.mkdtemp(prefix="xiangshe-fuzz-"))
 PARSERS = {"lines": parse_lines, "jsonl": parse_jsonl, "yaml": parse_yaml}

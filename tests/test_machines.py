@@ -11,12 +11,12 @@ from collections import deque
 
 import pytest
 
-from constraints.check import check_trace
-from domain.parse import parse_lines
-from domain.text import TEXT
-from fsm.replay import replay
-from fsm.table import Edge, Table, tables
-from tests import tracegen
+from xiangshe.constraints.check import check_trace
+from xiangshe.domain.parse import parse_lines
+from xiangshe.domain.text import TEXT
+from xiangshe.fsm.replay import replay
+from xiangshe.fsm.table import Edge, Table, tables
+import tracegen
 
 TABLES = tables()
 CAST = tracegen.cast_header(tracegen.canonical())

@@ -23,13 +23,13 @@ from functools import cache
 import pytest
 import z3
 
-from constraints.pattern import Context
-from constraints.smt import Symbolic, solver
-from domain.parse import parse_lines
-from domain.trace import Trace
-from fsm.replay import replay
-from tests import tracegen
-from tests.test_differential import CANON, RULES, agree
+from xiangshe.constraints.pattern import Context
+from xiangshe.constraints.smt import Symbolic, solver
+from xiangshe.domain.parse import parse_lines
+from xiangshe.domain.trace import Trace
+from xiangshe.fsm.replay import replay
+import tracegen
+from test_differential import CANON, RULES, agree
 
 WIDTH = 8
 LINES = tracegen.canonical_lines(CANON)
@@ -131,7 +131,7 @@ def test_the_default_sample_has_every_operator_across_the_ceremony() -> None:
 
 def test_shared_encoding_gives_the_verdicts_of_holds_on() -> None:
     """z3_verdicts (one encoding, push/pop) equals holds_on, rule by rule, on a few mutants."""
-    from constraints.smt import holds_on
+    from xiangshe.constraints.smt import holds_on
     for name, lines in DEFAULT[::40]:
         trace = parse_lines(tracegen.render(HEADER, lines), name)
         z = z3_verdicts(trace)

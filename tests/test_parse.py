@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from domain.parse import TraceErrors, parse_file, parse_jsonl, parse_lines, to_jsonl, to_lines
+from xiangshe.domain.parse import TraceErrors, parse_file, parse_jsonl, parse_lines, to_jsonl, to_lines
 
 GOOD = """\
 cast 甲 弟子
@@ -134,7 +134,7 @@ YAML = """\
 
 
 def test_yaml_reads_the_same_records_with_lines() -> None:
-    from domain.parse import parse_yaml
+    from xiangshe.domain.parse import parse_yaml
     [e] = parse_yaml(YAML, "t.yaml").events
     assert (e.line, e.render(), e.phase) == (5, "甲 射 矢 arrow=1 result=贯", "Φ21")
 
@@ -149,7 +149,7 @@ def test_yaml_reads_the_same_records_with_lines() -> None:
     ("- " * 5000 + "x\n", "YAML"),
 ])
 def test_bad_yaml_is_a_located_error_and_never_runs_code(text: str, expected: str) -> None:
-    from domain.parse import parse_yaml
+    from xiangshe.domain.parse import parse_yaml
     with pytest.raises(TraceErrors) as err:
         parse_yaml(text, "t.yaml")
     assert expected in err.value.render()

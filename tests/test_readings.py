@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from constraints.readings import defaults, points, select
-from constraints.rulebook import active_rules, rulebook
-from domain.errors import InputError
+from xiangshe.constraints.readings import defaults, points, select
+from xiangshe.constraints.rulebook import active_rules, rulebook
+from xiangshe.domain.errors import InputError
 
 
 def test_every_point_has_a_default_with_a_source() -> None:

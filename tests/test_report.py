@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from verify import cli
+from xiangshe.verify import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 CANONICAL = ROOT / "traces" / "canonical.trace"
@@ -68,7 +68,7 @@ def elements(html: str) -> list[tuple[str, dict[str, str], str | None]]:
 
 
 def parse(path: Path):
-    from domain.parse import parse_file
+    from xiangshe.domain.parse import parse_file
     return parse_file(path, str(path))
 
 
@@ -137,7 +137,7 @@ def test_one_lane_per_person(pages) -> None:
 
 
 def test_every_link_has_its_anchor_and_every_finding_is_linked(pages) -> None:
-    from constraints.check import check_trace
+    from xiangshe.constraints.check import check_trace
 
     for name, trace in (("canonical", CANONICAL), ("violating", VIOLATING)):
         tags = elements(pages[name][0].read_text(encoding="utf-8"))
@@ -174,7 +174,7 @@ def test_violation_section_quotes_the_text_in_context(pages) -> None:
 
 
 def test_state_diagram_has_one_node_per_state(pages) -> None:
-    from fsm.table import tables
+    from xiangshe.fsm.table import tables
 
     tags = elements(pages["canonical"][0].read_text(encoding="utf-8"))
     for t in tables():
@@ -184,8 +184,8 @@ def test_state_diagram_has_one_node_per_state(pages) -> None:
 
 
 def test_mermaid_text_names_every_state_and_edge() -> None:
-    from fsm.table import tables
-    from reports.diagram import mermaid
+    from xiangshe.fsm.table import tables
+    from xiangshe.reports.diagram import mermaid
 
     for t in tables():
         text = mermaid(t)
@@ -208,9 +208,9 @@ def _by_pair(t) -> dict[tuple[str, str], list[str]]:
 
 def test_state_strips_follow_the_replay() -> None:
     """Before each event on an object, its strip shows the state its machine was in."""
-    from constraints.check import check_trace
-    from fsm.replay import replay
-    from reports.timeline import timeline
+    from xiangshe.constraints.check import check_trace
+    from xiangshe.fsm.replay import replay
+    from xiangshe.reports.timeline import timeline
 
     trace = parse(CANONICAL)
     rep = replay(trace)

@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from constraints.check import check_trace
-from constraints.pattern import Context
-from constraints.readings import defaults
-from constraints.rulebook import Rule, active_rules, rulebook
-from domain.parse import parse_file
-from domain.text import TEXT
-from fsm.replay import replay
-from tests import tracegen
+from xiangshe.constraints.check import check_trace
+from xiangshe.constraints.pattern import Context
+from xiangshe.constraints.readings import defaults
+from xiangshe.constraints.rulebook import Rule, active_rules, rulebook
+from xiangshe.domain.parse import parse_file
+from xiangshe.domain.text import TEXT
+from xiangshe.fsm.replay import replay
+import tracegen
 
 ROOT = Path(__file__).resolve().parents[1]
 VIOLATIONS = ROOT / "traces" / "violations"

@@ -15,10 +15,11 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-import schemas
-from domain.parse import parse_file, parse_yaml, to_jsonl
-from domain.schema import SCHEMA_PATH, render, trace_schema
-from verify import cli
+from xiangshe import schemas
+
+from xiangshe.domain.parse import parse_file, parse_yaml, to_jsonl
+from xiangshe.domain.schema import SCHEMA_PATH, render, trace_schema
+from xiangshe.verify import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 VIOLATIONS = sorted((ROOT / "traces" / "violations").glob("*.trace"))
@@ -66,7 +67,7 @@ def test_schema_command_prints_the_published_schema(name: str) -> None:
 
 
 def test_schema_command_offers_every_schema_and_refuses_others() -> None:
-    from verify import schema
+    from xiangshe.verify import schema
     assert tuple(schema.params[0].type.choices) == schemas.NAMES
     assert sorted(p.name for p in (ROOT / "schemas").glob("*.schema.json")) == \
         sorted(f"{n}.schema.json" for n in schemas.NAMES)
@@ -97,7 +98,7 @@ def test_check_json_of_every_violating_example_validates() -> None:
 
 
 def test_check_json_of_machine_and_audit_findings_validates(tmp_path: Path) -> None:
-    from tests.test_formats import MIXED
+    from test_formats import MIXED
     (tmp_path / "mixed.trace").write_text(MIXED, encoding="utf-8")
     doc = check_json(str(tmp_path / "mixed.trace"))
     kinds = {v["rule"].split(".")[0] for v in doc["traces"][0]["violations"]}
@@ -109,7 +110,7 @@ def test_check_json_of_machine_and_audit_findings_validates(tmp_path: Path) -> N
 @pytest.mark.parametrize("trace", [p for p in VIOLATIONS if "." in p.stem][:4] + VIOLATIONS[::40],
                          ids=lambda p: p.stem)
 def test_check_json_of_a_violating_example_under_its_reading_validates(trace: Path) -> None:
-    from tests.test_cli import readings_for
+    from test_cli import readings_for
     doc = check_json(str(trace.relative_to(ROOT)), *readings_for(trace))
     assert doc["traces"][0]["ok"] is False
     assert_valid("check", doc)
@@ -162,7 +163,7 @@ def test_counterexample_json_validates(depth: str, found: bool, examples: bool,
                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """z3's shortest; a bundled example when z3 finds none up to the depth; nothing at all."""
     if not examples:
-        monkeypatch.setattr("verify.VIOLATIONS", ROOT / "no-such-directory")
+        monkeypatch.setattr("xiangshe.verify.VIOLATIONS", ROOT / "no-such-directory")
     result = invoke("counterexample", "bu-guan-bu-shi", "--depth", depth, "--format", "json")
     doc = json.loads(result.stdout)
     assert doc["found"] is found

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from constraints.readings import defaults
-from constraints.scoring import audit, chun_qi
-from domain.parse import parse_lines
+from xiangshe.constraints.readings import defaults
+from xiangshe.constraints.scoring import audit, chun_qi
+from xiangshe.domain.parse import parse_lines
 
 CAST = "cast 甲 弟子\ncast 乙 弟子\npair 上耦 上射=甲 下射=乙\n"
 

@@ -12,14 +12,14 @@ from pathlib import Path
 import opencc
 import pytest
 
-from constraints.check import check_trace
-from constraints.readings import select
-from constraints.rulebook import active_rules, rulebook
-from domain.errors import RulebookError
-from domain.parse import TraceErrors, parse_lines
-from domain.script import apply_variants, fold, variants
-from domain.vocabulary import VOCABULARY_PATH, load_vocabulary, vocabulary
-from reports.render import check_json
+from xiangshe.constraints.check import check_trace
+from xiangshe.constraints.readings import select
+from xiangshe.constraints.rulebook import active_rules, rulebook
+from xiangshe.domain.errors import RulebookError
+from xiangshe.domain.parse import TraceErrors, parse_lines
+from xiangshe.domain.script import apply_variants, fold, variants
+from xiangshe.domain.vocabulary import VOCABULARY_PATH, load_vocabulary, vocabulary
+from xiangshe.reports.render import check_json
 
 ROOT = Path(__file__).resolve().parents[1]
 CANONICAL = ROOT / "traces" / "canonical.trace"
@@ -234,8 +234,8 @@ def test_unknown_slug_suggests_slugs() -> None:
 def _cli(*args: str, env: dict[str, str] | None = None):
     from click.testing import CliRunner
 
-    from reports.messages import set_language
-    from verify import cli
+    from xiangshe.reports.messages import set_language
+    from xiangshe.verify import cli
     try:
         return CliRunner().invoke(cli, list(args), env=env, catch_exceptions=False)
     finally:

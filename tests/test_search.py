@@ -9,15 +9,15 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from constraints import search
-from constraints.check import check_trace
-from constraints.rulebook import active_rules, find_rule, parse_rule_block
-from constraints.rulecheck import check_machines
-from domain.parse import parse_file, parse_lines
-from domain.text import TEXT
-from domain.vocabulary import vocabulary
-from fsm.table import Edge, Table
-from verify import cli
+from xiangshe.constraints import search
+from xiangshe.constraints.check import check_trace
+from xiangshe.constraints.rulebook import active_rules, find_rule, parse_rule_block
+from xiangshe.constraints.rulecheck import check_machines
+from xiangshe.domain.parse import parse_file, parse_lines
+from xiangshe.domain.text import TEXT
+from xiangshe.domain.vocabulary import vocabulary
+from xiangshe.fsm.table import Edge, Table
+from xiangshe.verify import cli
 
 RULES = active_rules()
 
@@ -43,7 +43,7 @@ def test_counterexample_is_deterministic_from_run_to_run() -> None:
     import subprocess
     import sys
     root = Path(__file__).resolve().parents[1]
-    cmd = [sys.executable, "verify.py", "counterexample", "xian-yong-jue-qi-ta-yong-zhi", "--depth", "6",
+    cmd = [sys.executable, "-m", "xiangshe", "counterexample", "xian-yong-jue-qi-ta-yong-zhi", "--depth", "6",
            "--format", "json"]
     a, b = (subprocess.run(cmd, cwd=root, capture_output=True, text=True,
                            env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2"))
@@ -85,7 +85,7 @@ def test_when_z3_gives_up_a_bundled_example_is_the_counterexample(monkeypatch: p
 def test_redundancy_reports_a_rule_implied_by_another() -> None:
     """A copy of a rule is implied by the rule (and the rule by its copy): no counterexample, and
     the violating example no longer breaks either alone."""
-    from constraints.rulecheck import check_redundancy
+    from xiangshe.constraints.rulecheck import check_redundancy
 
     [rule] = find_rule("wu-jie")
     copy = dataclasses.replace(rule, id="wu-jie-copy")
@@ -107,7 +107,7 @@ def bundled_examples(*leave_out: str) -> dict[str, list]:
 
 
 def test_redundancy_takes_a_violating_example_as_witness_and_searches_without_one() -> None:
-    from constraints.rulecheck import check_redundancy
+    from xiangshe.constraints.rulecheck import check_redundancy
 
     items = {i.subject: i for i in check_redundancy(RULES, {}, bundled_examples("wu-jie"), depth=2)}
     assert all("independent" in i.message for i in items.values())
@@ -117,7 +117,7 @@ def test_redundancy_takes_a_violating_example_as_witness_and_searches_without_on
 
 def test_redundancy_searches_in_worker_processes_as_in_one() -> None:
     """The searches of rules without a witness, in two processes: the same verdicts as in one."""
-    from constraints.rulecheck import check_redundancy
+    from xiangshe.constraints.rulecheck import check_redundancy
 
     examples = bundled_examples("wu-jie", "bai-xi")
     one = check_redundancy(RULES, {}, examples, depth=4, jobs=1)
@@ -140,7 +140,7 @@ def test_solver_giving_up_is_inconclusive_exit_3(monkeypatch: pytest.MonkeyPatch
     result = invoke("query", "absence", "--pattern", "* 卒爵 爵 obj.state=在篚", "--depth", "4")
     assert result.exit_code == 3 and "inconclusive" in result.output
     # a rule without a bundled violating example to fall back on
-    monkeypatch.setattr("verify.VIOLATIONS", Path("no-such-directory"))
+    monkeypatch.setattr("xiangshe.verify.VIOLATIONS", Path("no-such-directory"))
     result = invoke("counterexample", "xian-yong-jue-qi-ta-yong-zhi", "--depth", "4")
     assert result.exit_code == 3 and "inconclusive" in result.output
 

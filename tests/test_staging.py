@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from constraints.check import check_trace
-from domain.parse import parse_file, parse_lines
-from domain.staging import Options, generate
-from domain.staging.bundle import bundle
-from verify import cli
+from xiangshe.constraints.check import check_trace
+from xiangshe.domain.parse import parse_file, parse_lines
+from xiangshe.domain.staging import Options, generate
+from xiangshe.domain.staging.bundle import bundle
+from xiangshe.verify import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 BUNDLE = bundle()

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from constraints.check import check_trace
-from constraints.pattern import Context
-from constraints.rulebook import parse_rule_block
-from constraints.smt import holds_on
-from domain.parse import parse_lines
-from domain.vocabulary import vocabulary
-from fsm.replay import replay
+from xiangshe.constraints.check import check_trace
+from xiangshe.constraints.pattern import Context
+from xiangshe.constraints.rulebook import parse_rule_block
+from xiangshe.constraints.smt import holds_on
+from xiangshe.domain.parse import parse_lines
+from xiangshe.domain.vocabulary import vocabulary
+from xiangshe.fsm.replay import replay
 
 CAST = """\
 cast 甲 弟子

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from reports.progress import MANY
-from verify import cli
+from xiangshe.reports.progress import MANY
+from xiangshe.verify import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 BAD = "traces/violations/bu-guan-bu-shi.trace"
@@ -38,7 +38,7 @@ def under_tty(args: list[str], stream: str, env: dict | None = None) -> tuple[in
     master, slave = os.openpty()
     kwargs = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE, stream: slave}
     environ = {k: v for k, v in os.environ.items() if k != "NO_COLOR"} | (env or {})
-    proc = subprocess.run([sys.executable, "verify.py", *args], cwd=ROOT, env=environ, **kwargs)
+    proc = subprocess.run([sys.executable, "-m", "xiangshe", *args], cwd=ROOT, env=environ, **kwargs)
     os.close(slave)
     chunks = []
     try:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from domain.errors import QuoteError
-from domain.text import TEXT, TEXT_SHA256
+from xiangshe.domain.errors import QuoteError
+from xiangshe.domain.text import TEXT, TEXT_SHA256
 
 
 def test_text_is_the_vendored_edition() -> None:

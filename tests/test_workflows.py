@@ -49,7 +49,7 @@ def run_entry(*files: str) -> subprocess.CompletedProcess:
     """The hook's entry as pre-commit runs it (the files appended), with `xiangshe` as this checkout."""
     args = shlex.split(hook()["entry"])
     assert args[0] == "xiangshe"
-    return subprocess.run([sys.executable, "verify.py", *args[1:], *files], cwd=ROOT,
+    return subprocess.run([sys.executable, "-m", "xiangshe", *args[1:], *files], cwd=ROOT,
                           capture_output=True, text=True)
 
 
@@ -77,9 +77,9 @@ def test_ci_example_is_a_workflow_with_sarif_upload_and_junit_artifact() -> None
 
 
 def run_step(name: str, cwd: Path) -> subprocess.CompletedProcess:
-    """Run a step of the CI example in bash, `xiangshe` being this checkout's verify.py."""
+    """Run a step of the CI example in bash, `xiangshe` being this environment's installed xiangshe."""
     step = next(s for s in workflow()["jobs"]["check"]["steps"] if s.get("name") == name)
-    prelude = f'set -eo pipefail\nxiangshe() {{ "{sys.executable}" "{ROOT / "verify.py"}" "$@"; }}\n'
+    prelude = f'set -eo pipefail\nxiangshe() {{ "{sys.executable}" -m xiangshe "$@"; }}\n'
     return subprocess.run([BASH, "-c", prelude + step["run"]], cwd=cwd, capture_output=True, text=True)
 
 
@@ -111,7 +111,7 @@ def test_nothing_names_a_package_host() -> None:
 
 
 def test_sarif_rules_carry_quotes_and_help_for_code_scanning() -> None:
-    out = subprocess.run([sys.executable, "verify.py", "check", "--format", "sarif",
+    out = subprocess.run([sys.executable, "-m", "xiangshe", "check", "--format", "sarif",
                           "traces/violations/bu-guan-bu-shi.trace"], cwd=ROOT, capture_output=True,
                          text=True)
     run = json.loads(out.stdout)["runs"][0]

@@ -6,11 +6,11 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from constraints.pattern import NONE, Pattern
-from constraints.rulebook import Rule
-from domain.parse import parse_file
-from domain.trace import Trace
-from domain.vocabulary import PERSON_KEYS, vocabulary
+from xiangshe.constraints.pattern import NONE, Pattern
+from xiangshe.constraints.rulebook import Rule
+from xiangshe.domain.parse import parse_file
+from xiangshe.domain.trace import Trace
+from xiangshe.domain.vocabulary import PERSON_KEYS, vocabulary
 
 ROOT = Path(__file__).resolve().parents[1]
 CANONICAL_PATH = ROOT / "traces" / "canonical.trace"

@@ -151,7 +151,7 @@ class Staging:
 
 def generate(options: Options | None = None, title: str = "乡射礼 — a staging") -> str:
     """The staging for `options`, as trace text."""
-    from domain.staging import after, archery, archery3, drinking
+    from xiangshe.domain.staging import after, archery, archery3, drinking
 
     s = Staging(options or Options())
     for module in (drinking, archery, archery3, after):

@@ -32,8 +32,8 @@ from __future__ import annotations
 
 import re
 
-from domain.vocabulary import vocabulary
-from domain.staging import Staging
+from xiangshe.domain.vocabulary import vocabulary
+from xiangshe.domain.staging import Staging
 
 _EVENT = re.compile(r"^(\S+) (\S+)(?: ([^\s=]+))?((?: \S+=\S+)*)\s*(?:#.*)?$")
 MAX = {"觯": 7, "爵": 4}           # instances the vocabulary allows

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 
-from domain.staging import Pair, Staging
+from xiangshe.domain.staging import Pair, Staging
 
 HITS = ("贯", "中不贯")          # the 获者 calls a hit (获) for these; only 贯 is tallied (不贯不释)
 RESULTS = ("贯", "中不贯", "不中", "射获", "猎获")

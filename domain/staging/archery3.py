@@ -31,8 +31,8 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from domain.staging import Pair, Staging
-from domain.staging.archery import (SIDES, ascend_pair, bin_pair, chun, collect_arrows, dafu_pairs,
+from xiangshe.domain.staging import Pair, Staging
+from xiangshe.domain.staging.archery import (SIDES, ascend_pair, bin_pair, chun, collect_arrows, dafu_pairs,
                                     descend_pair, drink_losers, lay_out_count, losers_for,
                                     reload_tallies,
                                     report_done, results_for, shoot_pair, tallies)
@@ -53,9 +53,9 @@ def kind(s: Staging, p: Pair) -> str:
 def _states(s: Staging) -> dict[tuple[str, str], str]:
     """The machines' states at the end of what has been staged so far: (machine, person or
     object key) → state.  Machines never moved are absent (they are in their initial state)."""
-    from domain.parse import parse_lines
-    from fsm.replay import replay
-    from fsm.table import tables
+    from xiangshe.domain.parse import parse_lines
+    from xiangshe.fsm.replay import replay
+    from xiangshe.fsm.table import tables
 
     try:
         trace = parse_lines(s.text("prefix"))

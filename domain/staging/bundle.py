@@ -6,7 +6,7 @@ import sys
 import tomllib
 from pathlib import Path
 
-from domain.staging import Options, generate
+from xiangshe.domain.staging import Options, generate
 
 ROOT = Path(__file__).resolve().parents[2]
 CANONICAL = ROOT / "traces" / "canonical.trace"

@@ -21,8 +21,8 @@ persons and instances with {fields}.
 
 from __future__ import annotations
 
-from domain.staging import Staging
-from domain.vocabulary import vocabulary
+from xiangshe.domain.staging import Staging
+from xiangshe.domain.vocabulary import vocabulary
 
 
 def _run(s: Staging, block: str, **names: str) -> None:

@@ -1,0 +1,76 @@
+"""xiangshe — a verifier of the rules of 《仪礼·乡射礼》, for programs and notebooks.
+
+The command line (`xiangshe check …`) and this API share one checker. Check a staging file, a
+staging written as text, or the bundled canonical ceremony, and read the findings:
+
+    >>> import xiangshe
+    >>> result = xiangshe.check(xiangshe.CANONICAL)
+    >>> result.ok, result.events > 3000
+    (True, True)
+    >>> bad = xiangshe.check_text("phase Φ51\\n主人 拜辱 to=宾\\n", name="plan.trace")
+    >>> [(f.rule, f.line) for f in bad.findings]
+    [('bai-ci-bai-ru', 2)]
+
+A `Result` has `path`, `events`, `ok`, `findings` (each a `Finding`: `rule`, `name`, `line`,
+`message`, `citation`) and `scoring` (the scoring audit). Bad input raises `xiangshe.BadTrace`,
+whose `str()` is the located message the command line prints (`path:line: error: …`).
+`readings` maps a contested point to an option (`{"guan": "zheng"}`), as `--reading` does.
+Nothing here imports z3.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+__all__ = ["CANONICAL", "BadTrace", "check", "check_text", "__version__"]
+
+try:
+    from importlib.metadata import version as _version
+    __version__ = _version("xiangshe")
+except Exception:      # not installed (a bare checkout on sys.path)
+    __version__ = "0+unknown"
+
+CANONICAL = Path(__file__).resolve().parent / "traces" / "canonical.trace"
+
+
+class BadTrace(ValueError):
+    """A staging, or a readings choice, that cannot be read; str() is the located message."""
+
+
+def _readings(readings: dict[str, str] | None) -> dict[str, str]:
+    from xiangshe.constraints.readings import select
+    from xiangshe.domain.errors import InputError
+    try:
+        return select([f"{k}={v}" for k, v in (readings or {}).items()], None, "readings")
+    except InputError as err:
+        raise BadTrace(err.render()) from None
+
+
+def _check(parse, readings: dict[str, str] | None):
+    from xiangshe.constraints.check import check_trace
+    from xiangshe.constraints.rulebook import active_rules
+    from xiangshe.domain.errors import InputError
+    from xiangshe.domain.parse import TraceErrors
+
+    chosen = _readings(readings)
+    try:
+        return check_trace(parse(), active_rules(chosen), chosen)
+    except (TraceErrors, InputError) as err:
+        raise BadTrace(err.render()) from None
+
+
+def check(path: str | Path, readings: dict[str, str] | None = None):
+    """Check the staging file at `path` (`.trace`, `.jsonl`, `.json`, `.yaml`, `.yml`)."""
+    from xiangshe.domain.parse import parse_file
+    p = Path(path)
+    return _check(lambda: parse_file(p, str(p)), readings)
+
+
+def check_text(text: str, fmt: str = "trace", readings: dict[str, str] | None = None,
+               name: str = "<trace>"):
+    """Check a staging given as text: `fmt` is "trace" (the line format), "jsonl" or "yaml"."""
+    from xiangshe.domain import parse
+    readers = {"trace": parse.parse_lines, "jsonl": parse.parse_jsonl, "yaml": parse.parse_yaml}
+    if fmt not in readers:
+        raise ValueError(f"fmt is one of {', '.join(readers)}, not {fmt!r}")
+    return _check(lambda: readers[fmt](text, name), readings)

@@ -1,0 +1,5 @@
+"""`python -m xiangshe …` is the `xiangshe` command."""
+
+from xiangshe.verify import main
+
+main()
