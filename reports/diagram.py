@@ -173,7 +173,7 @@ def _arrow(table: Table, a: Node, b: Node, both_ways: bool, nodes: list[Node],
 def mermaid(table: Table) -> str:
     """The table as a Mermaid `stateDiagram-v2` (states by index, labelled with their names).
 
-    >>> from fsm.table import table_named
+    >>> from xiangshe.fsm.table import table_named
     >>> print(mermaid(table_named("篚")))
     stateDiagram-v2
         state "未设" as s0

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import copy
 import json
-import tomllib
 from pathlib import Path
 
 import jsonschema
@@ -73,13 +72,6 @@ def test_schema_command_offers_every_schema_and_refuses_others() -> None:
         sorted(f"{n}.schema.json" for n in schemas.NAMES)
     result = invoke("schema", "trac")
     assert result.exit_code == 2 and "trace" in result.output
-
-
-def test_schemas_are_packaged() -> None:
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    setup = project["tool"]["setuptools"]
-    assert "schemas" in setup["packages"]
-    assert "*.json" in setup["package-data"]["schemas"]
 
 
 # -- check -------------------------------------------------------------------------------------
