@@ -24,11 +24,22 @@ from pathlib import Path
 
 __all__ = ["CANONICAL", "BadTrace", "check", "check_text", "__version__"]
 
-try:
-    from importlib.metadata import version as _version
-    __version__ = _version("xiangshe")
-except Exception:      # not installed (a bare checkout on sys.path)
-    __version__ = "0+unknown"
+
+def _version() -> str:
+    """The installed distribution's version; in a bare checkout, pyproject.toml's."""
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("xiangshe")
+    except PackageNotFoundError:
+        import tomllib
+        try:
+            with open(Path(__file__).with_name("pyproject.toml"), "rb") as f:
+                return str(tomllib.load(f)["project"]["version"])
+        except (OSError, KeyError, tomllib.TOMLDecodeError):
+            return "0+unknown"
+
+
+__version__ = _version()
 
 CANONICAL = Path(__file__).resolve().parent / "traces" / "canonical.trace"
 

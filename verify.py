@@ -25,12 +25,13 @@ if __name__ == "__main__" and not __package__:    # `python verify.py …` in a 
     sys.modules["xiangshe"] = importlib.util.module_from_spec(_spec)
     _spec.loader.exec_module(sys.modules["xiangshe"])
 
+from xiangshe import __version__ as VERSION  # noqa: E402  (pyproject.toml's version, once)
+
 ROOT = Path(__file__).resolve().parent
 CANONICAL = ROOT / "traces" / "canonical.trace"
 VIOLATIONS = ROOT / "traces" / "violations"
 FORMATS = click.Choice(["text", "json"])
 CHECK_FORMATS = click.Choice(["text", "json", "sarif", "junit"])
-VERSION = "0.1.0"
 
 
 def _display(path: Path) -> str:
