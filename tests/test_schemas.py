@@ -78,8 +78,8 @@ def test_schema_command_offers_every_schema_and_refuses_others() -> None:
 def test_schemas_are_packaged() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     setup = project["tool"]["setuptools"]
-    assert "schemas" in setup["packages"]
-    assert "*.json" in setup["package-data"]["schemas"]
+    assert "xiangshe.schemas" in setup["packages"]
+    assert "*.json" in setup["package-data"]["xiangshe.schemas"]
 
 
 # -- check -------------------------------------------------------------------------------------
