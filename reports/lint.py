@@ -19,6 +19,8 @@ def _plural(n: int, word: str, many: str | None = None) -> str:
 def compact(ids: Sequence[str], in_force: Sequence[str]) -> str:
     """`machine (all 22), audit.r132, bu-guan-bu-shi (R120), … and 3 more`."""
     chosen, parts = set(ids), []
+    if chosen >= set(in_force):
+        return "every check"
     for kind in ("machine", "audit"):
         every = [i for i in in_force if by_id()[i].kind == kind]
         if len(every) > 1 and set(every) <= chosen:
