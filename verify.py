@@ -106,12 +106,12 @@ def _readings(reading: tuple[str, ...], readings_file: Path | None,
         raise _bad(err) from None
 
 
-def lint_options(f):
+def lint_options(baseline: bool = True):
     """The options of a linter (README "Using it like a linter"): which checks apply, the
-    configuration file, the baseline."""
+    configuration file and, with `baseline`, the baseline."""
     terms = ("rule ids, Chinese names, catalogue ids (R120), machine.<slug>, audit.<id>, or groups: "
              "machine, audit, a category, a section A–H, R1 (a catalogue prefix), ALL")
-    for opt in reversed([
+    options = [
         click.option("--select", multiple=True, metavar="RULES",
                      help=f"apply only these checks (comma-separated, repeatable): {terms}"),
         click.option("--ignore", multiple=True, metavar="RULES", help="do not apply these checks"),
@@ -119,16 +119,23 @@ def lint_options(f):
                      help="the configuration file (default: the nearest xiangshe.toml, or "
                           "pyproject.toml with [tool.xiangshe])"),
         click.option("--isolated", is_flag=True, help="read no configuration file"),
-        click.option("--baseline", "baseline_file", type=click.Path(dir_okay=False, path_type=Path),
-                     help="report only the findings that are not in this baseline file"),
-        click.option("--write-baseline", "write_baseline", metavar="FILE",
-                     type=click.Path(dir_okay=False, path_type=Path),
-                     help="record the current findings in FILE and exit 0 (refused if FILE exists, "
-                          "unless --force)"),
-        click.option("--force", is_flag=True, help="with --write-baseline: replace the file"),
-    ]):
-        f = opt(f)
-    return f
+    ]
+    if baseline:
+        options += [
+            click.option("--baseline", "baseline_file", type=click.Path(dir_okay=False, path_type=Path),
+                         help="report only the findings that are not in this baseline file"),
+            click.option("--write-baseline", "write_baseline", metavar="FILE",
+                         type=click.Path(dir_okay=False, path_type=Path),
+                         help="record the current findings in FILE and exit 0 (refused if FILE "
+                              "exists, unless --force)"),
+            click.option("--force", is_flag=True, help="with --write-baseline: replace the file"),
+        ]
+
+    def decorate(f):
+        for opt in reversed(options):
+            f = opt(f)
+        return f
+    return decorate
 
 
 def _lint_settings(lint: dict):
@@ -137,7 +144,7 @@ def _lint_settings(lint: dict):
     from xiangshe.constraints.select import terms
     from xiangshe.domain.errors import InputError
 
-    if lint["force"] and lint["write_baseline"] is None:
+    if lint.get("force") and lint.get("write_baseline") is None:
         raise BadInput("error: --force goes with --write-baseline (check never writes otherwise)")
     try:
         cfg = settings(Path.cwd(), lint["config_file"], lint["isolated"], lambda p: _display(Path(p)))
@@ -148,23 +155,23 @@ def _lint_settings(lint: dict):
     return cfg, cfg.selection(select, ignore)
 
 
-def _lint(results, rules, cfg, selection, lint: dict):
-    """Apply the selection, the inline suppressions and the baseline; --write-baseline writes
-    the findings and exits."""
+def _lint(results, rules, cfg, selection, lint: dict, use_baseline: bool = True):
+    """Apply the selection, the inline suppressions and (with `use_baseline`) the baseline;
+    --write-baseline writes the findings and exits."""
     from xiangshe.constraints import baseline as bl
     from xiangshe.constraints.lint import apply
     from xiangshe.constraints.select import in_force
     from xiangshe.domain.errors import InputError
 
     ids = in_force(rules)
-    out = lint["write_baseline"]
+    out = lint.get("write_baseline")
     if out is not None:
         outcome = apply(results, selection, ids)
         _save(out, bl.render(outcome.results, out.parent), lint["force"])
         n = sum(len(r.findings) for r in outcome.results)
         click.echo(f"wrote {_display(out)}: {n} finding{'s' if n != 1 else ''} in the baseline", err=True)
         sys.exit(0)
-    path = lint["baseline_file"] or cfg.baseline
+    path = (lint.get("baseline_file") or cfg.baseline) if use_baseline else None
     try:
         baseline = bl.load(path, _display(path)) if path is not None else None
     except InputError as err:
@@ -199,7 +206,7 @@ def _github_input_errors(f):
 @click.option("--progress/--no-progress", "show_progress", default=None, hidden=True,
               help="a progress bar on stderr (default: on a terminal, for many files)")
 @reading_options
-@lint_options
+@lint_options()
 @_github_input_errors
 def check(files: tuple[Path, ...], fmt: str | None, scoring: bool, reading: tuple[str, ...],
           readings_file: Path | None, color: bool | None = None, show_progress: bool | None = None,
@@ -256,11 +263,14 @@ def check(files: tuple[Path, ...], fmt: str | None, scoring: bool, reading: tupl
               help="where to write the page (default: reports/<trace>.html; refused if it exists, unless --force)")
 @click.option("--force", is_flag=True, help="overwrite the output file")
 @reading_options
+@lint_options(baseline=False)
 def report(file: Path, output: Path | None, force: bool, reading: tuple[str, ...],
-           readings_file: Path | None) -> None:
+           readings_file: Path | None, **lint) -> None:
     """Write the HTML report of FILE: timeline, vessel states, findings, scoring, machine diagrams.
 
     \b
+    The configuration file, --select/--ignore and inline suppressions apply as for check (not a
+    baseline: the page shows every finding).
     Exit status (as for check): 0 ok, 1 violations (the page is still written), 2 bad input.
     """
     from xiangshe.constraints.check import check_trace
@@ -269,15 +279,18 @@ def report(file: Path, output: Path | None, force: bool, reading: tuple[str, ...
     from xiangshe.domain.parse import TraceErrors, parse_file
     from xiangshe.reports.html import html_report
 
-    chosen = _readings(reading, readings_file)
+    cfg, selection = _lint_settings(lint)
+    chosen = _readings(reading, readings_file, cfg.readings)
     shown = _display(file)
     if not file.exists():
         raise BadInput(f"{shown}: error: no such file")
     try:
         trace = parse_file(file, shown)
-        result = check_trace(trace, active_rules(chosen), chosen)
+        rules = active_rules(chosen)
+        result = check_trace(trace, rules, chosen)
     except (TraceErrors, InputError) as err:
         raise _bad(err) from None
+    [result] = _lint([result], rules, cfg, selection, lint, use_baseline=False).results
     if output is None:
         output = Path("reports") / f"{file.stem}.html"
         output.parent.mkdir(parents=True, exist_ok=True)

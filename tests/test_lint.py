@@ -476,3 +476,22 @@ def test_github_escaping() -> None:
     assert command("error", "m: 1%", "dir,x/a:b.trace", 3, "t") == \
         "::error file=dir%2Cx/a%3Ab.trace,line=3,title=t::m: 1%25"
     assert command("error", "whole file", "a.trace") == "::error file=a.trace::whole file"
+
+
+# -- report ----------------------------------------------------------------------------------------
+
+def test_report_follows_the_configuration_and_the_suppressions(here: Path) -> None:
+    edit_line(here / "plan.trace", LINE, "   # xiangshe: ignore[R120] <b>依郑注</b>")
+    (here / "xiangshe.toml").write_text('ignore = ["wu-jie"]\nbaseline = "none-such.jsonl"\n', encoding="utf-8")
+    result = CliRunner().invoke(cli, ["report", "plan.trace", "-o", "plan.html"])
+    assert result.exit_code == 0, result.output          # no baseline is read for a report
+    page = (here / "plan.html").read_text(encoding="utf-8")
+    assert "Suppressed <small>1, not counted as violations" in page
+    assert "&lt;b&gt;依郑注&lt;/b&gt;" in page and "<b>依郑注" not in page     # the reason, escaped
+    assert "Not applied (--select, --ignore, per-file-ignores): wu-jie." in page
+    result = CliRunner().invoke(cli, ["report", "plan.trace", "-o", "plan2.html", "--isolated",
+                                      "--select", "machine"])
+    assert result.exit_code == 0 and "Not applied" in (here / "plan2.html").read_text(encoding="utf-8")
+    result = CliRunner().invoke(cli, ["report", "plan.trace", "-o", "plan3.html", "--ignore", "R12O"])
+    assert result.exit_code == 2 and "--ignore: error: unknown rule R12O" in result.output
+    assert not (here / "plan3.html").exists()
