@@ -34,6 +34,7 @@ UNUSED = "suppression.unused"
 KINDS = ("rule", "machine", "audit", "suppression")
 _SECTION = re.compile(r"^[a-z]_")
 _CATALOGUE_PREFIX = re.compile(r"^[RN]\d{0,2}$")
+_CATALOGUE = re.compile(r"^[RN]\d{2,3}$")
 
 
 @dataclass(frozen=True)
@@ -141,17 +142,20 @@ class Term:
 
 def terms(values: Iterable[str], where: str, line: int | None = None,
           excerpt: str | None = None) -> tuple[Term, ...]:
-    """Comma-separated terms (`R120,machine.jue`), each resolved; an unknown one is bad input."""
+    """Comma-separated terms (`R120,machine.jue`; also ，and 、), each resolved; an unknown one is
+    bad input."""
     out = []
     for value in values:
-        for word in value.split(","):
+        for word in re.split(r"[,，、]", value):
             word = word.strip()
             if not word:
                 continue
             ids = resolve(word)
             if ids is None:
-                raise InputError(where, line, f"unknown rule {word}", excerpt,
-                                 hint=did_you_mean(word, known_words()))
+                zero = word.upper().replace("O", "0")          # R12O: a letter O for a zero
+                hint = (f"did you mean {zero}?" if _CATALOGUE.match(zero) and resolve(zero) else
+                        did_you_mean(word, known_words()))
+                raise InputError(where, line, f"unknown rule {word}", excerpt, hint=hint)
             out.append(Term(word, where, line, ids))
     return tuple(out)
 

@@ -238,7 +238,8 @@ def test_a_bad_configuration_is_bad_input_located_at_its_line(here: Path, case: 
 
 
 @pytest.mark.parametrize(("args", "expected"), [
-    (["--select", "R12O"], "--select: error: unknown rule R12O"),
+    (["--select", "R12O"], "--select: error: unknown rule R12O\n  did you mean R120?"),
+    (["--ignore", "R120，machine.jeu"], "unknown rule machine.jeu"),
     (["--ignore", "R120,machine.jeu"], "--ignore: error: unknown rule machine.jeu\n  did you mean machine.jue"),
     (["--select", "ordering,musci"], "did you mean music"),
     (["--config", "no-such.toml"], "no-such.toml: error: no such file"),
@@ -495,3 +496,14 @@ def test_report_follows_the_configuration_and_the_suppressions(here: Path) -> No
     result = CliRunner().invoke(cli, ["report", "plan.trace", "-o", "plan3.html", "--ignore", "R12O"])
     assert result.exit_code == 2 and "--ignore: error: unknown rule R12O" in result.output
     assert not (here / "plan3.html").exists()
+
+
+def test_junit_skips_the_checks_not_applied(here: Path) -> None:
+    import xml.etree.ElementTree as ET
+    result = invoke("plan.trace", "--format", "junit", "--ignore", "R120、machine.jue")
+    assert result.exit_code == 0
+    root = ET.fromstring(result.stdout.encode("utf-8"))
+    [suite] = root.findall("testsuite")
+    skipped = [c.get("name") for c in suite.findall("testcase") if c.find("skipped") is not None]
+    assert skipped == ["bu-guan-bu-shi", "machine.jue"]
+    assert suite.get("skipped") == root.get("skipped") == "2" and suite.get("failures") == "0"
