@@ -158,22 +158,24 @@ def _lint_settings(lint: dict):
 def _lint(results, rules, cfg, selection, lint: dict, use_baseline: bool = True):
     """Apply the selection, the inline suppressions and (with `use_baseline`) the baseline;
     --write-baseline writes the findings and exits."""
-    from xiangshe.constraints import baseline as bl
     from xiangshe.constraints.lint import apply
     from xiangshe.constraints.select import in_force
     from xiangshe.domain.errors import InputError
 
     ids = in_force(rules)
     out = lint.get("write_baseline")
+    path = (lint.get("baseline_file") or cfg.baseline) if use_baseline else None
+    if out is None and path is None:
+        return apply(results, selection, ids)
+    from xiangshe.constraints import baseline as bl
     if out is not None:
         outcome = apply(results, selection, ids)
         _save(out, bl.render(outcome.results, out.parent), lint["force"])
         n = sum(len(r.findings) for r in outcome.results)
         click.echo(f"wrote {_display(out)}: {n} finding{'s' if n != 1 else ''} in the baseline", err=True)
         sys.exit(0)
-    path = (lint.get("baseline_file") or cfg.baseline) if use_baseline else None
     try:
-        baseline = bl.load(path, _display(path)) if path is not None else None
+        baseline = bl.load(path, _display(path))
     except InputError as err:
         raise _bad(err) from None
     return apply(results, selection, ids, baseline)

@@ -13,7 +13,6 @@ Identical findings are matched one for one.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from collections import Counter
@@ -30,6 +29,7 @@ _FIELDS = ("path", "rule", "fingerprint")
 
 
 def fingerprint(f: Finding) -> str:
+    import hashlib
     return hashlib.sha256(f"{f.rule}\0{f.subject}".encode()).hexdigest()[:16]
 
 

@@ -8,11 +8,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
-from xiangshe.constraints import baseline as bl
 from xiangshe.constraints.check import Finding, Result, Suppressed
 from xiangshe.constraints.select import UNUSED, Selection, by_id
 from xiangshe.constraints.suppress import Suppression
+
+if TYPE_CHECKING:
+    from xiangshe.constraints import baseline as bl
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,8 @@ def _suppress(r: Result, applied: set[str]) -> tuple[list[Finding], list[Suppres
 def apply(results: Sequence[Result], selection: Selection, in_force: Sequence[str],
           baseline: bl.Baseline | None = None) -> Outcome:
     """The results as the user asked for them. `in_force`: the ids of the checks `check` made."""
+    if baseline is not None:
+        from xiangshe.constraints import baseline as bl
     everywhere = set(selection.applied(in_force))
     out = []
     left = Counter(baseline.entries) if baseline else Counter()

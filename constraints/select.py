@@ -20,9 +20,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from fnmatch import fnmatchcase
 from functools import cache
-from pathlib import Path, PurePath
+from pathlib import Path
 
 from xiangshe.constraints.rulebook import Rule, rulebook
 from xiangshe.constraints.scoring import AUDIT_CHECKS, audit_id
@@ -51,7 +50,7 @@ class CheckInfo:
 
 
 def _section(r: Rule) -> str | None:
-    stem = PurePath(r.path).name
+    stem = re.split(r"[\\/]", r.path)[-1]
     return stem[0].upper() if _SECTION.match(stem) else None
 
 
@@ -76,8 +75,8 @@ def by_id() -> dict[str, CheckInfo]:
 
 def in_force(rules: Sequence[Rule]) -> tuple[str, ...]:
     """The ids of the checks `check` makes under the rules in force (their order is the report's)."""
-    return tuple([r.id for r in rules if r.encoded]
-                 + [c.id for c in universe() if c.kind != "rule"])
+    return tuple([r.id for r in rules if r.encoded] + [f"machine.{t.slug}" for t in tables()]
+                 + [audit_id(c) for c, _, _ in AUDIT_CHECKS] + [UNUSED])
 
 
 @cache
@@ -181,6 +180,8 @@ class Selection:
 
     def applied(self, ids: Iterable[str]) -> tuple[str, ...]:
         """Of `ids`, those the selection applies to every file."""
+        if self.select is None and not self.ignore:
+            return tuple(ids)
         chosen = _ids(self.select) if self.select is not None else None
         ignored = _ids(self.ignore)
         return tuple(i for i in ids if (chosen is None or i in chosen) and i not in ignored)
@@ -189,6 +190,7 @@ class Selection:
         """The ids the per-file ignores take away from the trace at `path` (as shown)."""
         if not self.per_file or path.startswith("<"):
             return frozenset()
+        from fnmatch import fnmatchcase
         p = Path(path).resolve()
         try:
             rel = p.relative_to(self.base.resolve()).as_posix() if self.base else p.as_posix()

@@ -507,3 +507,15 @@ def test_junit_skips_the_checks_not_applied(here: Path) -> None:
     skipped = [c.get("name") for c in suite.findall("testcase") if c.find("skipped") is not None]
     assert skipped == ["bu-guan-bu-shi", "machine.jue"]
     assert suite.get("skipped") == root.get("skipped") == "2" and suite.get("failures") == "0"
+
+
+def test_every_check_in_force_can_be_named() -> None:
+    from xiangshe.constraints.readings import points
+    from xiangshe.constraints.select import by_id, known_words, resolve
+    for point in points().values():
+        for option in point.options.values():
+            if option.encoded:
+                ids = in_force(active_rules({point.name: option.name}))
+                assert set(ids) <= set(by_id()) and len(set(ids)) == len(ids)
+    assert {by_id()[i].section for i in resolve("ALL") if by_id()[i].kind == "rule"} == set("ABCDEFGH")
+    assert all(resolve(w) for w in known_words())
