@@ -519,3 +519,10 @@ def test_every_check_in_force_can_be_named() -> None:
                 assert set(ids) <= set(by_id()) and len(set(ids)) == len(ids)
     assert {by_id()[i].section for i in resolve("ALL") if by_id()[i].kind == "rule"} == set("ABCDEFGH")
     assert all(resolve(w) for w in known_words())
+
+
+def test_no_baseline_is_written_when_a_trace_is_bad(here: Path) -> None:
+    (here / "bad.trace").write_text("主人 献爵 爵\n", encoding="utf-8")
+    result = invoke("plan.trace", "bad.trace", "--write-baseline", "base.jsonl")
+    assert result.exit_code == 2 and "bad.trace:1: error: unknown act 献爵" in result.output
+    assert not (here / "base.jsonl").exists()
