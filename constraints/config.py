@@ -187,7 +187,8 @@ def _read(data: dict, path: Path, shown: str, at: _Lines, table: tuple[str, ...]
 
 def _readings(value: object, bad) -> dict[str, str]:
     if not isinstance(value, dict):
-        raise bad("readings", "readings is a table of point = \"option\", e.g. readings = { guan = \"zheng\" }")
+        raise bad("readings", "readings is a table of point = \"option\"",
+                  'e.g. readings = { guan = "zheng" }')
     out = {}
     for point, option in value.items():
         p = points().get(point)
