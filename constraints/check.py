@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from xiangshe.constraints.pattern import Context
 from xiangshe.constraints.rulebook import Rule, active_rules
 from xiangshe.constraints.scoring import RoundScore, audit, audit_id
-from xiangshe.constraints.suppress import Suppression, read
 from xiangshe.domain.errors import TraceError, did_you_mean
 from xiangshe.domain.gcpause import gc_paused
 from xiangshe.domain.parse import TraceErrors
@@ -16,6 +16,9 @@ from xiangshe.domain.text import Citation
 from xiangshe.domain.trace import Trace
 from xiangshe.fsm.replay import Refusal, object_steps, replay
 from xiangshe.fsm.table import Table
+
+if TYPE_CHECKING:
+    from xiangshe.constraints.suppress import Suppression
 
 
 @dataclass(frozen=True)
@@ -118,7 +121,10 @@ def check_trace(trace: Trace, rules: Sequence[Rule] | None = None,
                 readings: dict[str, str] | None = None) -> Result:
     """Replay `trace` and evaluate `rules` (default: the rules in force under the default readings)."""
     validate(trace)
-    suppressions = read(trace) if trace.directives else ()
+    suppressions: tuple[Suppression, ...] = ()
+    if trace.directives:
+        from xiangshe.constraints.suppress import read
+        suppressions = read(trace)
     rep = replay(trace)
     findings = [refusal_finding(trace, r) for r in rep.refusals]
     ctx = Context(trace, rep)
