@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parent
 CANONICAL = ROOT / "traces" / "canonical.trace"
 VIOLATIONS = ROOT / "traces" / "violations"
 FORMATS = click.Choice(["text", "json"])
-CHECK_FORMATS = click.Choice(["text", "json", "sarif", "junit"])
+CHECK_FORMATS = click.Choice(["text", "json", "sarif", "junit", "github"])
 
 
 def _display(path: Path) -> str:
@@ -96,28 +96,124 @@ def reading_options(f):
                         help="follow another reading of a contested point, e.g. guan=zheng")(f)
 
 
-def _readings(reading: tuple[str, ...], readings_file: Path | None) -> dict[str, str]:
+def _readings(reading: tuple[str, ...], readings_file: Path | None,
+              base: dict[str, str] | None = None) -> dict[str, str]:
     from xiangshe.constraints.readings import select
     from xiangshe.domain.errors import InputError
 
     try:
-        return select(list(reading), readings_file)
+        return select(list(reading), readings_file, base=base)
     except InputError as err:
         raise _bad(err) from None
 
 
+def lint_options(baseline: bool = True):
+    """The options of a linter (README "Using it like a linter"): which checks apply, the
+    configuration file and, with `baseline`, the baseline."""
+    terms = ("rule ids, Chinese names, catalogue ids (R120), machine.<slug>, audit.<id>, or groups: "
+             "machine, audit, a category, a section A–H, R1 (a catalogue prefix), ALL")
+    options = [
+        click.option("--select", multiple=True, metavar="RULES",
+                     help=f"apply only these checks (comma-separated, repeatable): {terms}"),
+        click.option("--ignore", multiple=True, metavar="RULES", help="do not apply these checks"),
+        click.option("--config", "config_file", type=click.Path(dir_okay=False, path_type=Path),
+                     help="the configuration file (default: the nearest xiangshe.toml, or "
+                          "pyproject.toml with [tool.xiangshe])"),
+        click.option("--isolated", is_flag=True, help="read no configuration file"),
+    ]
+    if baseline:
+        options += [
+            click.option("--baseline", "baseline_file", type=click.Path(dir_okay=False, path_type=Path),
+                         help="report only the findings that are not in this baseline file"),
+            click.option("--write-baseline", "write_baseline", metavar="FILE",
+                         type=click.Path(dir_okay=False, path_type=Path),
+                         help="record the current findings in FILE and exit 0 (refused if FILE "
+                              "exists, unless --force)"),
+            click.option("--force", is_flag=True, help="with --write-baseline: replace the file"),
+        ]
+
+    def decorate(f):
+        for opt in reversed(options):
+            f = opt(f)
+        return f
+    return decorate
+
+
+def _lint_settings(lint: dict):
+    """The configuration in force and the selection of checks (command line over file)."""
+    from xiangshe.constraints.config import settings
+    from xiangshe.constraints.select import terms
+    from xiangshe.domain.errors import InputError
+
+    if lint.get("force") and lint.get("write_baseline") is None:
+        raise BadInput("error: --force goes with --write-baseline (check never writes otherwise)")
+    try:
+        cfg = settings(Path.cwd(), lint["config_file"], lint["isolated"], lambda p: _display(Path(p)))
+        select = terms(lint["select"], "--select") if lint["select"] else None
+        ignore = terms(lint["ignore"], "--ignore") if lint["ignore"] else None
+    except InputError as err:
+        raise _bad(err) from None
+    return cfg, cfg.selection(select, ignore)
+
+
+def _lint(results, rules, cfg, selection, lint: dict, use_baseline: bool = True):
+    """Apply the selection, the inline suppressions and (with `use_baseline`) the baseline;
+    --write-baseline writes the findings and exits."""
+    from xiangshe.constraints.lint import apply
+    from xiangshe.constraints.select import in_force
+    from xiangshe.domain.errors import InputError
+
+    ids = in_force(rules)
+    out = lint.get("write_baseline")
+    path = (lint.get("baseline_file") or cfg.baseline) if use_baseline else None
+    if out is None and path is None:
+        return apply(results, selection, ids)
+    from xiangshe.constraints import baseline as bl
+    if out is not None:
+        outcome = apply(results, selection, ids)
+        _save(out, bl.render(outcome.results, out.parent), lint["force"])
+        n = sum(len(r.findings) for r in outcome.results)
+        click.echo(f"wrote {_display(out)}: {n} finding{'s' if n != 1 else ''} in the baseline", err=True)
+        sys.exit(0)
+    try:
+        baseline = bl.load(path, _display(path))
+    except InputError as err:
+        raise _bad(err) from None
+    return apply(results, selection, ids, baseline)
+
+
+def _github_input_errors(f):
+    """With --format github, input errors (exit 2) are also printed as annotations."""
+    import functools
+
+    @functools.wraps(f)
+    def wrapper(*args, **kwargs):
+        try:
+            return f(*args, **kwargs)
+        except BadInput as err:
+            if click.get_current_context().meta.get("xiangshe.format", kwargs.get("fmt")) == "github":
+                from xiangshe.reports.github import input_errors
+                click.echo(input_errors(err.message))
+            raise
+    return wrapper
+
+
 @cli.command()
 @click.argument("files", nargs=-1, type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--format", "fmt", type=CHECK_FORMATS, default="text", show_default=True,
-              help="text, json, sarif (SARIF 2.1.0, for code scanning) or junit (JUnit XML, for CI)")
+@click.option("--format", "fmt", type=CHECK_FORMATS, default=None,
+              help="text (the default), json, sarif (SARIF 2.1.0, for code scanning), junit (JUnit XML, "
+                   "for CI) or github (GitHub Actions annotations)")
 @click.option("--scoring", is_flag=True, help="show the scoring audit arrow by arrow")
 @click.option("--color/--no-color", "color", default=None,
               help="colour the text output (default: on a terminal, unless NO_COLOR is set)")
 @click.option("--progress/--no-progress", "show_progress", default=None, hidden=True,
               help="a progress bar on stderr (default: on a terminal, for many files)")
 @reading_options
-def check(files: tuple[Path, ...], fmt: str, scoring: bool, reading: tuple[str, ...],
-          readings_file: Path | None, color: bool | None = None, show_progress: bool | None = None) -> None:
+@lint_options()
+@_github_input_errors
+def check(files: tuple[Path, ...], fmt: str | None, scoring: bool, reading: tuple[str, ...],
+          readings_file: Path | None, color: bool | None = None, show_progress: bool | None = None,
+          **lint) -> None:
     """Replay FILES through the machines and the rules (no FILE: the canonical ceremony)."""
     from xiangshe.constraints.check import check_trace
     from xiangshe.constraints.rulebook import active_rules
@@ -125,7 +221,9 @@ def check(files: tuple[Path, ...], fmt: str, scoring: bool, reading: tuple[str, 
     from xiangshe.domain.parse import TraceErrors, parse_file
     from xiangshe.reports import render
 
-    chosen = _readings(reading, readings_file)
+    cfg, selection = _lint_settings(lint)
+    fmt = click.get_current_context().meta["xiangshe.format"] = fmt or cfg.format or "text"
+    chosen = _readings(reading, readings_file, cfg.readings)
     rules_in_force = active_rules(chosen)
     paths = files or (CANONICAL,)
     results, errors = [], []
@@ -142,17 +240,22 @@ def check(files: tuple[Path, ...], fmt: str, scoring: bool, reading: tuple[str, 
             errors.append(err.render())
     if errors:
         raise BadInput("\n".join(errors))
+    linted = _lint(results, rules_in_force, cfg, selection, lint)
+    results = linted.results
     if fmt == "sarif":
         from xiangshe.reports.sarif import check_sarif
-        click.echo(check_sarif(results, rules_in_force, chosen, version=VERSION))
+        click.echo(check_sarif(results, rules_in_force, chosen, VERSION, linted.not_applied))
     elif fmt == "junit":
         from xiangshe.reports.junit import check_junit
         click.echo(check_junit(results, rules_in_force, chosen))
+    elif fmt == "github":
+        from xiangshe.reports.github import check_github
+        click.echo(check_github(results), nl=any(r.findings for r in results))
     elif fmt == "json":
-        click.echo(render.check_json(results, chosen))
+        click.echo(render.check_json(results, chosen, linted))
     else:
         from xiangshe.reports import colour
-        text, paint = render.check_text(results, chosen, scoring), colour.enabled(color)
+        text, paint = render.check_text(results, chosen, scoring, linted), colour.enabled(color)
         click.echo(colour.paint(text) if paint else text, color=paint)
     sys.exit(0 if all(r.ok for r in results) else 1)
 
@@ -163,11 +266,14 @@ def check(files: tuple[Path, ...], fmt: str, scoring: bool, reading: tuple[str, 
               help="where to write the page (default: reports/<trace>.html; refused if it exists, unless --force)")
 @click.option("--force", is_flag=True, help="overwrite the output file")
 @reading_options
+@lint_options(baseline=False)
 def report(file: Path, output: Path | None, force: bool, reading: tuple[str, ...],
-           readings_file: Path | None) -> None:
+           readings_file: Path | None, **lint) -> None:
     """Write the HTML report of FILE: timeline, vessel states, findings, scoring, machine diagrams.
 
     \b
+    The configuration file, --select/--ignore and inline suppressions apply as for check (not a
+    baseline: the page shows every finding).
     Exit status (as for check): 0 ok, 1 violations (the page is still written), 2 bad input.
     """
     from xiangshe.constraints.check import check_trace
@@ -176,15 +282,18 @@ def report(file: Path, output: Path | None, force: bool, reading: tuple[str, ...
     from xiangshe.domain.parse import TraceErrors, parse_file
     from xiangshe.reports.html import html_report
 
-    chosen = _readings(reading, readings_file)
+    cfg, selection = _lint_settings(lint)
+    chosen = _readings(reading, readings_file, cfg.readings)
     shown = _display(file)
     if not file.exists():
         raise BadInput(f"{shown}: error: no such file")
     try:
         trace = parse_file(file, shown)
-        result = check_trace(trace, active_rules(chosen), chosen)
+        rules = active_rules(chosen)
+        result = check_trace(trace, rules, chosen)
     except (TraceErrors, InputError) as err:
         raise _bad(err) from None
+    [result] = _lint([result], rules, cfg, selection, lint, use_baseline=False).results
     if output is None:
         output = Path("reports") / f"{file.stem}.html"
         output.parent.mkdir(parents=True, exist_ok=True)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from xiangshe.constraints.pattern import Context
 from xiangshe.constraints.rulebook import Rule, active_rules
-from xiangshe.constraints.scoring import RoundScore, audit
+from xiangshe.constraints.scoring import RoundScore, audit, audit_id
 from xiangshe.domain.errors import TraceError, did_you_mean
 from xiangshe.domain.gcpause import gc_paused
 from xiangshe.domain.parse import TraceErrors
@@ -15,6 +16,9 @@ from xiangshe.domain.text import Citation
 from xiangshe.domain.trace import Trace
 from xiangshe.fsm.replay import Refusal, object_steps, replay
 from xiangshe.fsm.table import Table
+
+if TYPE_CHECKING:
+    from xiangshe.constraints.suppress import Suppression
 
 
 @dataclass(frozen=True)
@@ -32,10 +36,22 @@ class Finding:
     headings: tuple[str, ...]
     excerpt: str
     reading: str | None = None
+    subject: str = ""         # what the finding is about, as the baseline fingerprints it: the event
+                              # in the vocabulary's words, else the line with its spacing collapsed
 
     @property
     def sort_key(self) -> tuple:
         return (self.line or 0, self.rule)
+
+
+@dataclass(frozen=True)
+class Suppressed:
+    """A finding that is not a violation: suppressed inline (with its reason) or by the baseline."""
+
+    finding: Finding
+    kind: str                 # "inline" or "baseline"
+    reason: str
+    line: int | None = None   # where the inline suppression is written
 
 
 @dataclass(frozen=True)
@@ -44,6 +60,9 @@ class Result:
     events: int
     findings: tuple[Finding, ...]
     scoring: tuple[RoundScore, ...] = ()
+    suppressions: tuple[Suppression, ...] = ()     # as written in the trace (constraints/suppress.py)
+    suppressed: tuple[Suppressed, ...] = ()        # findings suppressed (constraints/lint.py)
+    not_applied: tuple[str, ...] = ()              # the checks not applied to it (--select, --ignore …)
 
     @property
     def ok(self) -> bool:
@@ -79,7 +98,7 @@ def refusal_finding(trace: Trace, r: Refusal) -> Finding:
         message=f"{who} cannot {r.event.act} while {r.state}; allowed here: {allowed}",
         citation=needed.cite,
         defined=f"{t.path}:{needed.defined_at}  {needed.act}: {needed.source} → {needed.dest}",
-        headings=(), excerpt=trace.line_text(r.event.line))
+        headings=(), excerpt=trace.line_text(r.event.line), subject=r.event.render())
 
 
 def rule_findings(trace: Trace, ctx: Context, rule: Rule) -> list[Finding]:
@@ -88,12 +107,12 @@ def rule_findings(trace: Trace, ctx: Context, rule: Rule) -> list[Finding]:
     for v in rule.template.holds(ctx):
         if v.at is not None:
             e = trace[v.at]
-            index, line = e.index, e.line
+            index, line, subject = e.index, e.line, e.render()
         else:
-            index, line = None, v.line
+            index, line, subject = None, v.line, _subject(trace, v.line)
         out.append(Finding(rule.id, rule.name, rule.catalogue, index, line, v.message,
                            rule.citations[0], rule.location, rule.headings,
-                           trace.line_text(line) if line else "", rule.reading))
+                           trace.line_text(line) if line else "", rule.reading, subject))
     return out
 
 
@@ -102,6 +121,10 @@ def check_trace(trace: Trace, rules: Sequence[Rule] | None = None,
                 readings: dict[str, str] | None = None) -> Result:
     """Replay `trace` and evaluate `rules` (default: the rules in force under the default readings)."""
     validate(trace)
+    suppressions: tuple[Suppression, ...] = ()
+    if trace.directives:
+        from xiangshe.constraints.suppress import read
+        suppressions = read(trace)
     rep = replay(trace)
     findings = [refusal_finding(trace, r) for r in rep.refusals]
     ctx = Context(trace, rep)
@@ -111,7 +134,11 @@ def check_trace(trace: Trace, rules: Sequence[Rule] | None = None,
     rounds = audit(trace, readings)
     findings += audit_findings(trace, rounds)
     findings.sort(key=lambda f: f.sort_key)
-    return Result(trace.path, len(trace), tuple(findings), tuple(rounds))
+    return Result(trace.path, len(trace), tuple(findings), tuple(rounds), suppressions)
+
+
+def _subject(trace: Trace, line: int | None) -> str:
+    return " ".join(trace.line_text(line).split()) if line else ""
 
 
 def audit_findings(trace: Trace, rounds: Sequence[RoundScore]) -> list[Finding]:
@@ -120,7 +147,8 @@ def audit_findings(trace: Trace, rounds: Sequence[RoundScore]) -> list[Finding]:
     for rs in rounds:
         for c in rs.checks:
             if not c.ok:
-                out.append(Finding(f"audit.{c.catalogue.lower()}", "数获", c.catalogue, None, c.line,
+                out.append(Finding(audit_id(c.catalogue), "数获", c.catalogue, None, c.line,
                                    c.what, c.cite, "constraints/scoring.py  the scoring audit", (),
-                                   trace.line_text(c.line) if c.line else ""))
+                                   trace.line_text(c.line) if c.line else "", None,
+                                   _subject(trace, c.line)))
     return out

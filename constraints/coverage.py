@@ -97,7 +97,8 @@ def _event_words(raw: str) -> tuple[int, int, list[str]] | None:
         return None
     first = int(m.group(1))
     last = int(m.group(2)) if m.group(2) else first
-    cited = re.sub(r"\([^)]*\)", "", raw[m.start(3):])        # a (note) is not a quotation
+    cited = re.sub(r"\([^)]*\)", "", raw[m.start(3):].split("#", 1)[0])   # a (note), a further
+    # comment (`# xiangshe: ignore[…] reason`) is not a quotation
     return first, last, _CJK_RUN.findall(cited)
 
 

@@ -56,9 +56,11 @@ def defaults() -> Readings:
     return {name: p.default for name, p in points().items()}
 
 
-def select(choices: list[str], path: Path | None = None, where: str = "--reading") -> Readings:
-    """The readings in force: defaults, then a readings file, then `point=option` choices."""
-    chosen = defaults()
+def select(choices: list[str], path: Path | None = None, where: str = "--reading",
+           base: Readings | None = None) -> Readings:
+    """The readings in force: defaults, then `base` (a configuration file's, already checked), then
+    a readings file, then `point=option` choices."""
+    chosen = defaults() | (base or {})
     pairs: list[tuple[str, str, str]] = []
     if path is not None:
         try:

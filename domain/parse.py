@@ -22,7 +22,7 @@ from pathlib import Path
 
 from xiangshe.domain.errors import InputError, TraceError, did_you_mean
 from xiangshe.domain.gcpause import gc_paused
-from xiangshe.domain.trace import SIDES, Cast, Event, ObjectRef, Pair, Person, Trace
+from xiangshe.domain.trace import SIDES, Cast, Directive, Event, ObjectRef, Pair, Person, Trace
 from xiangshe.domain.vocabulary import PERSON_KEYS, PLACE_KEYS, Vocabulary, vocabulary
 
 MAX_BYTES = 64 * 1024 * 1024     # documented limit on one trace file
@@ -30,6 +30,7 @@ MAX_ERRORS = 20
 _NUMBERED = re.compile(r"^(.*?)(\d+)$")
 _SIDE_ALIASES = {"shang-she": "上射", "xia-she": "下射", "upper": "上射", "lower": "下射"}
 _SOURCE = re.compile(r"^\s*L([0-9]{1,9})\b")   # `# L14 主人坐取爵于上篚`: the text line an event enacts
+_DIRECTIVE = re.compile(r"#\s*xiangshe\s*:(.*)$")   # `# xiangshe: ignore[R120] reason`
 # line breaks as editors count them (str.splitlines also breaks at \v, \f, \x1c-\x1e, \x85, U+2028/9,
 # which may stand inside a JSON string); YAML counts \x85, U+2028 and U+2029 as breaks too
 _BREAKS = re.compile(r"\r\n|\r|\n")
@@ -77,6 +78,7 @@ class _Reader:
         self.events: list[Event] = []
         self.phase: str | None = None
         self.phase_lines: list[tuple[int, str]] = []
+        self.directives: list[Directive] = []
         self._resolved: dict[tuple, tuple] = {}
 
     # -- errors -------------------------------------------------------------------------------
@@ -290,7 +292,7 @@ class _Reader:
             self.fail(1, "the trace has no events")
         if self.errors:
             raise TraceErrors(self.errors)
-        return Trace(self.path, self.events, self.cast, self.phase_lines, self.lines)
+        return Trace(self.path, self.events, self.cast, self.phase_lines, self.lines, self.directives)
 
 
 def _split_kv(words: Iterable[str]) -> tuple[list[str], list[tuple[str, str]]]:
@@ -327,10 +329,20 @@ def parse_lines(text: str, path: str = "<trace>", vocab: Vocabulary | None = Non
     """Parse the line format."""
     lines = _lines(text)
     r = _Reader(path, vocab or vocabulary(), lines)
+    waiting: list[tuple[int, str]] = []           # directives on lines of their own, for the next statement
     for n, raw in enumerate(lines, 1):
         body = raw.split("#", 1)[0].strip()
+        comment_at = raw.find("#")
+        if comment_at >= 0 and "xiangshe" in raw and (m := _DIRECTIVE.search(raw, comment_at)):
+            if body:
+                r.directives.append(Directive(n, n, m.group(1).strip(), "comment"))
+            else:
+                waiting.append((n, m.group(1).strip()))
         if not body:
             continue
+        if waiting:
+            r.directives += [Directive(at, n, text, "comment") for at, text in waiting]
+            waiting.clear()
         words = body.split()
         head = words[0]
         if head in ("cast", "pair"):
@@ -368,11 +380,15 @@ def parse_lines(text: str, path: str = "<trace>", vocab: Vocabulary | None = Non
             m = _SOURCE.match(comment)
             r.event(n, raw, rest[0], rest[1], rest[2] if len(rest) == 3 else None, attrs,
                     int(m.group(1)) if m else None)
+    r.directives += [Directive(at, None, text, "comment") for at, text in waiting]
     return r.finish()
 
 
 def _record(r: _Reader, n: int, rec: dict[str, str], raw: str) -> None:
     """One record of JSON Lines or YAML: an event, or a cast / pair / phase directive."""
+    if "ignore" in rec:                            # a suppression: "ignore": "R120: reason"
+        rec = dict(rec)
+        r.directives.append(Directive(n, n, rec.pop("ignore"), "field"))
     if "phase" in rec:
         r.set_phase(n, rec["phase"])
     elif "cast" in rec:

@@ -107,6 +107,13 @@ def _attribute_value(values: tuple[str, ...], gloss: str, aliases: dict[str, str
             + [f"= {value}" for value in aliases.values()]}
 
 
+#: a record's inline suppression (constraints/suppress.py)
+IGNORE = {"type": "string", "pattern": "^[^:：]*[^\\s:：][^:：]*[:：]\\s*\\S",
+          "description": "an inline suppression with its reason, \"RULE, …: reason\": the findings of "
+                         "these checks at this record are not violations (xiangshe check lists them as "
+                         "suppressed)"}
+
+
 def trace_schema(v: Vocabulary | None = None) -> dict:
     """The schema: a trace is a list of records (cast, pair, phase, event)."""
     v = v or vocabulary()
@@ -126,6 +133,7 @@ def trace_schema(v: Vocabulary | None = None) -> dict:
         event_props[key] = _attribute_value(attr.values, attr.gloss, attr.aliases)
     event_props["src"] = {"type": "string", "pattern": r"^L[1-9][0-9]*$",
                           "description": "the line of xiangsheli.txt the event enacts (L14)"}
+    event_props["ignore"] = IGNORE
     phases = list(v.phases.values())
     return {
         "$schema": DIALECT,
@@ -153,7 +161,7 @@ def trace_schema(v: Vocabulary | None = None) -> dict:
                 "properties": {"phase": _enum(
                     [p.id for p in phases],
                     [f"{p.name} ({p.paragraph}" + (f", round {p.round})" if p.round else ")")
-                     for p in phases], "a phase Φ01–Φ52")},
+                     for p in phases], "a phase Φ01–Φ52"), "ignore": IGNORE},
                 "additionalProperties": False,
             },
             "cast": {
@@ -168,6 +176,7 @@ def trace_schema(v: Vocabulary | None = None) -> dict:
                     "rank": _enum([*v.ranks, *v.rank_aliases],
                                   [f"rank {r}" for r in v.ranks] + [f"= {r}" for r in v.rank_aliases.values()],
                                   "a rank"),
+                    "ignore": IGNORE,
                 },
                 "additionalProperties": False,
             },
@@ -177,7 +186,7 @@ def trace_schema(v: Vocabulary | None = None) -> dict:
                 "required": ["pair", "上射", "下射"],
                 "properties": {"pair": {"type": "string", "description": "the pair's name (上耦, 次耦 …)"},
                                "上射": {"$ref": "#/definitions/person"},
-                               "下射": {"$ref": "#/definitions/person"}},
+                               "下射": {"$ref": "#/definitions/person"}, "ignore": IGNORE},
                 "additionalProperties": False,
             },
             "person": _person(v),

@@ -76,6 +76,18 @@ class Event:
         return " ".join(parts)
 
 
+@dataclass(frozen=True)
+class Directive:
+    """A suppression as written in a trace, before it is read (constraints/suppress.py reads it):
+    a comment `# xiangshe: ignore[R120] reason` in the line format, or a record's `ignore` field
+    (`"ignore": "R120: reason"`) in JSON Lines and YAML."""
+
+    line: int                 # where it is written
+    target: int | None        # the line whose findings it concerns (None: no statement follows)
+    text: str                 # after `xiangshe:` (a comment), or the field's value
+    form: str                 # "comment" or "field"
+
+
 @dataclass
 class Cast:
     persons: dict[str, Person] = field(default_factory=dict)
@@ -94,6 +106,7 @@ class Trace:
     cast: Cast
     phase_lines: list[tuple[int, str]] = field(default_factory=list)
     source_lines: list[str] = field(default_factory=list)
+    directives: list[Directive] = field(default_factory=list)
 
     def __iter__(self) -> Iterator[Event]:
         return iter(self.events)

@@ -35,14 +35,18 @@ def check_junit(results: Sequence[Result], rules: Sequence[Rule] | None = None,
         for f in r.findings:
             by_rule.setdefault(f.rule, []).append(f)
         names = ids + [rid for rid in by_rule if rid not in ids]
+        skipped = set(r.not_applied)
         suite = ET.SubElement(root, "testsuite", name=r.path, tests=str(len(names)),
-                              failures=str(len(r.findings)), errors="0", skipped="0")
+                              failures=str(len(r.findings)), errors="0",
+                              skipped=str(sum(rid in skipped for rid in names)))
         if readings is not None:
             props = ET.SubElement(suite, "properties")
             for point, option in readings.items():
                 ET.SubElement(props, "property", name=f"reading.{point}", value=option)
         for rid in names:
             case = ET.SubElement(suite, "testcase", classname=r.path, name=rid)
+            if rid in skipped:
+                ET.SubElement(case, "skipped", message="not applied (--select, --ignore, per-file-ignores)")
             for f in by_rule.get(rid, ()):
                 where = f"{r.path}:{f.line}" if f.line else r.path
                 failure = ET.SubElement(case, "failure", message=f"{where}: {f.message}",
@@ -53,6 +57,7 @@ def check_junit(results: Sequence[Result], rules: Sequence[Rule] | None = None,
     root.set("tests", str(total_tests))
     root.set("failures", str(total_failures))
     root.set("errors", "0")
+    root.set("skipped", str(sum(int(s.get("skipped")) for s in root.findall("testsuite"))))
     ET.indent(root)
     return ET.tostring(root, encoding="unicode", xml_declaration=True)
 

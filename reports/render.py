@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
-from xiangshe.constraints.check import Finding, Result
+from xiangshe.constraints.check import Finding, Result, Suppressed
 from xiangshe.constraints.rulebook import Rule
 from xiangshe.domain.text import TEXT
 from xiangshe.reports.messages import ok_summary, t, violations_summary
+
+if TYPE_CHECKING:
+    from xiangshe.constraints.lint import Outcome
 
 
 def finding_text(f: Finding, path: str) -> str:
@@ -69,7 +73,7 @@ def scoring_json(r: Result) -> list[dict]:
 
 
 def check_text(results: Sequence[Result], readings: dict[str, str] | None = None,
-               scoring: bool = False) -> str:
+               scoring: bool = False, lint: Outcome | None = None) -> str:
     out = []
     for r in results:
         out += [finding_text(f, r.path) for f in r.findings]
@@ -81,6 +85,9 @@ def check_text(results: Sequence[Result], readings: dict[str, str] | None = None
         out.append(violations_summary(total, bad, len(results), events))
     else:
         out.append(ok_summary(len(results), events))
+    if lint is not None:
+        from xiangshe.reports.lint import lint_text
+        out += lint_text(results, lint)
     if readings is not None:
         from xiangshe.constraints.readings import describe
         out.append(f"{t('readings')}: {describe(readings)}")
@@ -93,12 +100,23 @@ def finding_json(f: Finding) -> dict:
             "source_line": f.citation.line, "defined": f.defined, "reading": f.reading}
 
 
-def check_json(results: Sequence[Result], readings: dict[str, str] | None = None) -> str:
-    doc = {"traces": [{"path": r.path, "ok": r.ok, "events": r.events,
-                       "violations": [finding_json(f) for f in r.findings],
-                       "scoring": scoring_json(r)} for r in results]}
+def suppressed_json(s: Suppressed) -> dict:
+    return finding_json(s.finding) | {"suppressed": True, "kind": s.kind, "reason": s.reason,
+                                      "suppression_line": s.line}
+
+
+def check_json(results: Sequence[Result], readings: dict[str, str] | None = None,
+               lint: Outcome | None = None) -> str:
+    doc: dict = {"traces": [{"path": r.path, "ok": r.ok, "events": r.events,
+                             "violations": [finding_json(f) for f in r.findings],
+                             "suppressed": [suppressed_json(s) for s in r.suppressed],
+                             "not_applied": list(r.not_applied),
+                             "scoring": scoring_json(r)} for r in results]}
     if readings is not None:
         doc["readings"] = readings
+    if lint is not None and lint.baseline is not None:
+        b = lint.baseline
+        doc["baseline"] = {"file": b.shown, "baselined": b.baselined, "absent": b.absent}
     return json.dumps(doc, ensure_ascii=False, indent=2)
 
 

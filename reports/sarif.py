@@ -11,29 +11,16 @@ from collections.abc import Sequence
 from pathlib import PurePath, PurePosixPath, PureWindowsPath
 from urllib.parse import quote
 
-from xiangshe.constraints.check import Finding, Result
+from xiangshe.constraints.check import Finding, Result, Suppressed
 from xiangshe.constraints.rulebook import Rule
+from xiangshe.constraints.scoring import AUDIT_CHECKS, audit_id
+from xiangshe.constraints.select import UNUSED
 from xiangshe.domain.text import TEXT, Citation
 from xiangshe.fsm.table import Table, tables
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 TEXT_URI = "domain/xiangsheli.txt"
 AUDIT_DEFINED = "constraints/scoring.py"
-
-#: the checks of the scoring audit that can fail (constraints/scoring.py; check.audit_findings names
-#: them audit.<catalogue>): catalogue id, what is checked, the quote of the text it checks
-AUDIT_CHECKS: tuple[tuple[str, str, str], ...] = (
-    ("R132", "the announcement (右贤于左 / 左贤于右 / 左右钧) agrees with the tallies",
-     "若右胜，则曰：“右贤于左。”"),
-    ("N01", "no shooter looses more than a set of four arrows (乘矢) in a round", "拾发，以将乘矢"),
-    ("N06", "no more than 72 tallies released in a round: of 80 (箭筹八十) eight stay in the 中",
-     "箭筹八十"),
-    ("N08", "no more than eight tallies for one pair in a round: the 中 holds eight", "凿背容八算"),
-)
-
-
-def audit_id(catalogue: str) -> str:
-    return f"audit.{catalogue.lower()}"
 
 
 def artifact_uri(path: str) -> str:
@@ -143,20 +130,50 @@ def result(f: Finding, path: str, index: dict[str, int]) -> dict:
     return doc
 
 
+def suppression_descriptor() -> dict:
+    return {"id": UNUSED, "name": "未用之豁免",
+            "shortDescription": _message("an inline suppression that suppresses nothing"),
+            "defaultConfiguration": {"level": "error"},
+            "properties": {"kind": "suppression", "catalogue": None, "category": "suppression"}}
+
+
+def suppressed_result(s: Suppressed, path: str, index: dict[str, int]) -> dict:
+    """A suppressed finding: SARIF keeps it, with `suppressions` (inSource: an inline suppression,
+    with its reason; external: the baseline file)."""
+    doc = result(s.finding, path, index)
+    sup: dict = {"kind": "inSource" if s.kind == "inline" else "external", "justification": s.reason}
+    if s.line is not None:
+        sup["location"] = {"physicalLocation": {"artifactLocation": {"uri": artifact_uri(path)},
+                                                "region": {"startLine": s.line}}}
+    doc["suppressions"] = [sup]
+    return doc
+
+
 def check_sarif(results: Sequence[Result], rules: Sequence[Rule],
-                readings: dict[str, str] | None = None, version: str | None = None) -> str:
+                readings: dict[str, str] | None = None, version: str | None = None,
+                not_applied: Sequence[str] = ()) -> str:
     """The SARIF log of one `check` invocation: `rules` are the rules in force (the encoded ones are
-    described), `readings` the contested readings followed, `version` the tool's version."""
+    described), `readings` the contested readings followed, `version` the tool's version,
+    `not_applied` the checks --select/--ignore left out (disabled in the invocation's overrides)."""
     driver: dict = {"name": "xiangshe"}
     if version:
         driver["version"] = version
     driver["rules"] = descriptors(rules)
+    if any(f.rule == UNUSED for r in results for f in r.findings):
+        driver["rules"].append(suppression_descriptor())
     index = {d["id"]: i for i, d in enumerate(driver["rules"])}
     run: dict = {"tool": {"driver": driver},
-                 "results": [result(f, r.path, index) for r in results for f in r.findings],
+                 "results": [result(f, r.path, index) for r in results for f in r.findings]
+                 + [suppressed_result(s, r.path, index) for r in results for s in r.suppressed],
                  "properties": {"readings": dict(readings) if readings is not None else None,
                                 "traces": [{"path": r.path, "ok": r.ok, "events": r.events,
-                                            "violations": len(r.findings)} for r in results]}}
+                                            "violations": len(r.findings),
+                                            "suppressed": len(r.suppressed),
+                                            "not_applied": list(r.not_applied)} for r in results]}}
+    if not_applied:
+        overrides = [{"descriptor": {"id": i} | ({"index": index[i]} if i in index else {}),
+                      "configuration": {"enabled": False}} for i in not_applied]
+        run["invocations"] = [{"executionSuccessful": True, "ruleConfigurationOverrides": overrides}]
     log = {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
     return json.dumps(log, ensure_ascii=False, indent=2)
 
