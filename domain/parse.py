@@ -316,27 +316,27 @@ def _split_kv(words: Iterable[str]) -> tuple[list[str], list[tuple[str, str]]]:
 HEAD_BYTES = 8192                # a NUL byte in these makes a file binary
 
 
-def _read_upto(stream: BinaryIO, n: int) -> bytes:
-    """At most n bytes of `stream`: fewer only at its end (a pipe may deliver them piecemeal)."""
-    chunks, got = [], 0
-    while got < n:
-        chunk = stream.read(min(n - got, 1 << 20))
+def _read_upto(stream: BinaryIO, n: int, into: bytearray) -> bytearray:
+    """Add at most n bytes of `stream` to `into`: fewer only at its end (a pipe may deliver them
+    piecemeal)."""
+    end = len(into) + n
+    while len(into) < end:
+        chunk = stream.read(min(end - len(into), 1 << 20))
         if not chunk:
             break
-        chunks.append(chunk)
-        got += len(chunk)
-    return b"".join(chunks)
+        into += chunk
+    return into
 
 
-def read_bounded(stream: BinaryIO, display: str) -> bytes:
+def read_bounded(stream: BinaryIO, display: str) -> bytearray:
     """The bytes of a trace from any stream — a file, a pipe, a FIFO, a device, standard input —
     reading at most MAX_BYTES + 1 of them: more is refused, so /dev/zero or an endless pipe cannot
     run the reader out of memory. A NUL byte in the first HEAD_BYTES is refused at once (binary)."""
     try:
-        data = _read_upto(stream, HEAD_BYTES)
+        data = _read_upto(stream, HEAD_BYTES, bytearray())
         _not_binary(data, display)
         if len(data) == HEAD_BYTES:
-            data += _read_upto(stream, MAX_BYTES + 1 - HEAD_BYTES)
+            _read_upto(stream, MAX_BYTES + 1 - HEAD_BYTES, data)
     except OSError as err:
         raise TraceErrors([TraceError(display, None, f"cannot read: {err.strerror or err}")]) from None
     if len(data) > MAX_BYTES:
@@ -344,14 +344,14 @@ def read_bounded(stream: BinaryIO, display: str) -> bytes:
     return data
 
 
-def _not_binary(data: bytes, display: str) -> None:
+def _not_binary(data: bytes | bytearray, display: str) -> None:
     head = data[:HEAD_BYTES]
     if b"\x00" in head:
         line = head[:head.index(b"\x00")].count(b"\n") + 1
         raise TraceErrors([TraceError(display, line, "binary file: a trace is UTF-8 text")])
 
 
-def decode(data: bytes, display: str) -> str:
+def decode(data: bytes | bytearray, display: str) -> str:
     """A trace's bytes as text: UTF-8 (a byte-order mark is dropped), never binary."""
     _not_binary(data, display)
     try:
@@ -572,7 +572,8 @@ class _JSONDocument:
         self.starts = [0] + [m.end() for m in _BREAKS.finditer(text)]
 
     def line(self, pos: int) -> int:
-        return bisect.bisect_right(self.starts, pos)
+        """The line of a position; the end of the text is on the last line."""
+        return min(bisect.bisect_right(self.starts, pos), max(len(self.r.lines), 1))
 
     def skip(self, pos: int) -> int:
         return _WHITESPACE.match(self.text, pos).end()

@@ -56,6 +56,9 @@ class Source:
     fmt: str = "trace"
     error: TraceErrors | None = None
 
+    def __str__(self) -> str:
+        return self.display
+
     @property
     def is_stdin(self) -> bool:
         return self.path is None and self.error is None
@@ -82,8 +85,8 @@ def format_of(path: Path | str, display: str) -> str:
     if fmt is not None:
         return fmt
     what = suffix if suffix else "(no extension)"
-    close = difflib.get_close_matches(suffix.lower(), SUFFIXES, n=1, cutoff=0.75) if suffix else []
-    hint = f"did you mean {close[0]}?" if close else None
+    close = difflib.get_close_matches(suffix.lower(), SUFFIXES, n=2, cutoff=0.75) if suffix else []
+    hint = f"did you mean {', '.join(close)}?" if close else None
     raise TraceErrors([TraceError(display, None, f"unknown file type {what}; a staging is {KNOWN}",
                                   hint=hint)])
 
