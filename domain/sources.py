@@ -26,7 +26,7 @@ import difflib
 import os
 import stat
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -123,17 +123,18 @@ def _hidden(name: str) -> bool:
     return name.startswith(".") and name not in (".", "..")
 
 
-def walk(directory: Path) -> Iterator[Path]:
-    """The staging files below `directory`, recursively, in sorted order; hidden files and
-    directories skipped, symbolic links to directories not followed. OSError if it cannot be read."""
+def walk(directory: Path) -> list[Path]:
+    """The staging files below `directory`, recursively, sorted by their path (component by
+    component); hidden files and directories skipped, symbolic links to directories not followed.
+    OSError if a directory cannot be read."""
     def fail(err: OSError) -> None:
         raise err
 
+    found = []
     for root, dirs, names in os.walk(directory, onerror=fail):
-        dirs[:] = sorted(d for d in dirs if not _hidden(d))
-        for name in sorted(names):
-            if not _hidden(name) and Path(name).suffix.lower() in SUFFIXES:
-                yield Path(root) / name
+        dirs[:] = [d for d in dirs if not _hidden(d)]
+        found += [Path(root) / n for n in names if not _hidden(n) and Path(n).suffix.lower() in SUFFIXES]
+    return sorted(found, key=lambda p: p.parts)
 
 
 def expand(args: Sequence[str], display: Callable[[Path], str], stdin_format: str | None = None,
@@ -176,7 +177,7 @@ def expand(args: Sequence[str], display: Callable[[Path], str], stdin_format: st
             add(path, shown)
             continue
         try:
-            found = list(walk(path))
+            found = walk(path)
         except OSError as err:
             where = display(Path(err.filename)) if err.filename else shown
             out.append(_fail(where, f"cannot read the directory: {err.strerror or err}"))
