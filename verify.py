@@ -151,7 +151,8 @@ def _sources(files: tuple[str, ...], stdin_format: str | None, stdin_filename: s
 def check(files: tuple[str, ...], fmt: str, scoring: bool, reading: tuple[str, ...],
           readings_file: Path | None, color: bool | None = None, show_progress: bool | None = None,
           stdin_format: str | None = None, stdin_filename: str | None = None) -> None:
-    """Replay FILES through the machines and the rules (no FILE: the canonical ceremony).
+    """Replay FILES through the machines and the rules (no FILE: the canonical ceremony, when
+    standard input holds nothing; piped data needs -).
 
     \b
     A FILE is a staging (.trace, .jsonl, .json, .yaml, .yml), a directory (every staging below

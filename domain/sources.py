@@ -163,6 +163,9 @@ def expand(args: Sequence[str], display: Callable[[Path], str], stdin_format: st
                 out.append(stdin_source(stdin_format, stdin_filename))
             stdin_taken = True
             continue
+        if not arg:                      # `check "$PLAN"` with PLAN unset: not the current directory
+            out.append(_fail("''", "an empty FILE argument; name a file, a directory (. for this one) or -"))
+            continue
         path = Path(arg)
         shown = display(path)
         try:

@@ -238,6 +238,7 @@ WHOLE: list[tuple[str, list[str], dict[str, bytes | None], bytes, str]] = [
      {"plans/notes.txt": GOOD, "plans/.draft.trace": GOOD, "plans/.git/x.trace": GOOD, "plans/sub/": None},
      b"", "plans: error: no staging files in this directory"),
     ("stdin twice", ["-", "-"], {}, GOOD, "-: error: standard input is named twice; it can be read once"),
+    ("empty argument", [""], {"a.trace": GOOD}, b"", "'': error: an empty FILE argument; name a file"),
     ("stdin options without -", ["--stdin-format", "yaml", "plan.trace"], {"plan.trace": GOOD}, b"",
      "error: --stdin-format is for `-` (standard input), which is not among the FILEs"),
     ("stdin options without -", ["--stdin-filename", "x.trace"], {}, GOOD,

@@ -307,6 +307,14 @@ def test_a_fifo_is_read_and_a_fifo_past_the_limit_refused(tmp_path: Path) -> Non
     assert done and done[0] <= MAX_BYTES + 1 + 2 * mib
 
 
+@POSIX
+def test_dash_with_stdin_closed_is_bad_input_in_its_place() -> None:
+    out = run("check", "-", str(CANONICAL), stdin=None, preexec_fn=lambda: os.close(0))
+    assert out.returncode == 2, out.stderr
+    assert out.stderr.startswith(b"<stdin>: error: cannot read: standard input is closed")
+    assert b"bad input: 1 of 2 traces could not be read; the other 1: no violations (3656 events)" in out.stdout
+
+
 def test_dash_twice_and_stdin_options_without_dash_are_refused() -> None:
     assert invoke("check", "-", "-", input=SHORT).exit_code == 2
     assert invoke("check", str(CANONICAL), "--stdin-filename", "x.trace").exit_code == 2
