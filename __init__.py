@@ -79,9 +79,8 @@ def check(path: str | Path, readings: dict[str, str] | None = None):
 
 def check_text(text: str, fmt: str = "trace", readings: dict[str, str] | None = None,
                name: str = "<trace>"):
-    """Check a staging given as text: `fmt` is "trace" (the line format), "jsonl" or "yaml"."""
-    from xiangshe.domain import parse
-    readers = {"trace": parse.parse_lines, "jsonl": parse.parse_jsonl, "yaml": parse.parse_yaml}
+    """Check a staging given as text: `fmt` is "trace" (the line format), "jsonl", "json" or "yaml"."""
+    from xiangshe.domain.parse import READERS as readers
     if fmt not in readers:
         raise ValueError(f"fmt is one of {', '.join(readers)}, not {fmt!r}")
     return _check(lambda: readers[fmt](text, name), readings)

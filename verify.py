@@ -32,6 +32,7 @@ CANONICAL = ROOT / "traces" / "canonical.trace"
 VIOLATIONS = ROOT / "traces" / "violations"
 FORMATS = click.Choice(["text", "json"])
 CHECK_FORMATS = click.Choice(["text", "json", "sarif", "junit", "github"])
+STDIN_FORMATS = ("trace", "jsonl", "json", "yaml")        # domain/parse.py READERS
 
 
 def _display(path: Path) -> str:
@@ -198,8 +199,39 @@ def _github_input_errors(f):
     return wrapper
 
 
+def stdin_options(f):
+    """--stdin-format and --stdin-filename: how to read `-` (standard input) and what to call it."""
+    f = click.option("--stdin-filename", metavar="NAME",
+                     help="the name of `-` in messages, JSON, SARIF and JUnit (default: <stdin>)")(f)
+    return click.option("--stdin-format", type=click.Choice(list(STDIN_FORMATS)),
+                        help="how to read `-`: trace, jsonl, json or yaml (default: by the suffix "
+                             "of --stdin-filename, else trace)")(f)
+
+
+def _sources(files: tuple[str, ...], stdin_format: str | None, stdin_filename: str | None):
+    """The stagings FILES name (files, directories, `-`); with no FILE, the canonical ceremony —
+    unless standard input holds something, which is refused rather than silently ignored."""
+    from xiangshe.domain import sources
+
+    if (stdin_format or stdin_filename) and sources.STDIN not in files:
+        option = "--stdin-format" if stdin_format else "--stdin-filename"
+        raise BadInput(f"error: {option} is for `-` (standard input), which is not among the FILEs")
+    if files:
+        return sources.expand(files, _display, stdin_format, stdin_filename)
+    state = sources.stdin_state()
+    if state == "data":
+        raise BadInput("error: standard input has data but no FILE was given; to check it, pass - "
+                       "(xiangshe check - [--stdin-format trace|jsonl|json|yaml]); to check the "
+                       "bundled canonical ceremony, give no input (< /dev/null)")
+    if state == "silent":
+        raise BadInput(f"error: standard input is an open pipe that sent nothing within "
+                       f"{sources.STDIN_WAIT:g} s and no FILE was given; to check it, pass -; to "
+                       "check the bundled canonical ceremony, give no input (< /dev/null)")
+    return [sources.Source(_display(CANONICAL), CANONICAL, "trace")]
+
+
 @cli.command()
-@click.argument("files", nargs=-1, type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("files", nargs=-1, type=click.Path(allow_dash=True, path_type=str))
 @click.option("--format", "fmt", type=CHECK_FORMATS, default=None,
               help="text (the default), json, sarif (SARIF 2.1.0, for code scanning), junit (JUnit XML, "
                    "for CI) or github (GitHub Actions annotations)")
@@ -208,38 +240,39 @@ def _github_input_errors(f):
               help="colour the text output (default: on a terminal, unless NO_COLOR is set)")
 @click.option("--progress/--no-progress", "show_progress", default=None, hidden=True,
               help="a progress bar on stderr (default: on a terminal, for many files)")
+@stdin_options
 @reading_options
 @lint_options()
 @_github_input_errors
-def check(files: tuple[Path, ...], fmt: str | None, scoring: bool, reading: tuple[str, ...],
+def check(files: tuple[str, ...], fmt: str | None, scoring: bool, reading: tuple[str, ...],
           readings_file: Path | None, color: bool | None = None, show_progress: bool | None = None,
-          **lint) -> None:
-    """Replay FILES through the machines and the rules (no FILE: the canonical ceremony)."""
-    from xiangshe.constraints.check import check_trace
+          stdin_format: str | None = None, stdin_filename: str | None = None, **lint) -> None:
+    """Replay FILES through the machines and the rules (no FILE: the canonical ceremony, when
+    standard input holds nothing; piped data needs -).
+
+    \b
+    A FILE is a staging (.trace, .jsonl, .json, .yaml, .yml), a directory (every staging below
+    it), or - for standard input. A FILE that cannot be read is reported in its place, the others
+    are still checked, and the exit status is 2.
+    """
+    from xiangshe.constraints.check import check_source
     from xiangshe.constraints.rulebook import active_rules
-    from xiangshe.domain.errors import InputError
-    from xiangshe.domain.parse import TraceErrors, parse_file
     from xiangshe.reports import render
+    from xiangshe.reports.messages import input_errors
+    from xiangshe.reports.progress import progress
 
     cfg, selection = _lint_settings(lint)
     fmt = click.get_current_context().meta["xiangshe.format"] = fmt or cfg.format or "text"
     chosen = _readings(reading, readings_file, cfg.readings)
     rules_in_force = active_rules(chosen)
-    paths = files or (CANONICAL,)
-    results, errors = [], []
-    from xiangshe.reports.progress import progress
-
-    for path in progress(paths, show_progress):
-        shown = _display(path)
-        if not path.exists():
-            errors.append(f"{shown}: error: no such file")
-            continue
-        try:
-            results.append(check_trace(parse_file(path, shown), rules_in_force, chosen))
-        except (TraceErrors, InputError) as err:
-            errors.append(err.render())
-    if errors:
-        raise BadInput("\n".join(errors))
+    sources = _sources(files, stdin_format, stdin_filename)
+    results = [check_source(s, rules_in_force, chosen) for s in progress(sources, show_progress)]
+    unreadable = render.input_errors_text(results)
+    if unreadable:                                  # located errors first, on stderr, in every format
+        click.echo(input_errors(unreadable), err=True)
+        if lint.get("write_baseline") is not None:
+            click.echo("error: no baseline is written while a staging cannot be read", err=True)
+            sys.exit(2)
     linted = _lint(results, rules_in_force, cfg, selection, lint)
     results = linted.results
     if fmt == "sarif":
@@ -257,19 +290,22 @@ def check(files: tuple[Path, ...], fmt: str | None, scoring: bool, reading: tupl
         from xiangshe.reports import colour
         text, paint = render.check_text(results, chosen, scoring, linted), colour.enabled(color)
         click.echo(colour.paint(text) if paint else text, color=paint)
-    sys.exit(0 if all(r.ok for r in results) else 1)
+    sys.exit(2 if unreadable else 0 if all(r.ok for r in results) else 1)
 
 
 @cli.command()
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("file", type=click.Path(allow_dash=True, path_type=str))
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
               help="where to write the page (default: reports/<trace>.html; refused if it exists, unless --force)")
 @click.option("--force", is_flag=True, help="overwrite the output file")
+@stdin_options
 @reading_options
 @lint_options(baseline=False)
-def report(file: Path, output: Path | None, force: bool, reading: tuple[str, ...],
-           readings_file: Path | None, **lint) -> None:
-    """Write the HTML report of FILE: timeline, vessel states, findings, scoring, machine diagrams.
+def report(file: str, output: Path | None, force: bool, reading: tuple[str, ...],
+           readings_file: Path | None, stdin_format: str | None = None,
+           stdin_filename: str | None = None, **lint) -> None:
+    """Write the HTML report of FILE (a staging, or - for standard input): timeline, vessel states,
+    findings, scoring, machine diagrams.
 
     \b
     The configuration file, --select/--ignore and inline suppressions apply as for check (not a
@@ -279,23 +315,25 @@ def report(file: Path, output: Path | None, force: bool, reading: tuple[str, ...
     from xiangshe.constraints.check import check_trace
     from xiangshe.constraints.rulebook import active_rules
     from xiangshe.domain.errors import InputError
-    from xiangshe.domain.parse import TraceErrors, parse_file
+    from xiangshe.domain.parse import TraceErrors
     from xiangshe.reports.html import html_report
 
     cfg, selection = _lint_settings(lint)
     chosen = _readings(reading, readings_file, cfg.readings)
-    shown = _display(file)
-    if not file.exists():
-        raise BadInput(f"{shown}: error: no such file")
+    if Path(file).is_dir() and file != "-":
+        raise BadInput(f"{_display(Path(file))}: error: is a directory; report takes one staging file "
+                       "(check takes directories)")
+    [source] = _sources((file,), stdin_format, stdin_filename)
     try:
-        trace = parse_file(file, shown)
+        trace = source.read()
         rules = active_rules(chosen)
         result = check_trace(trace, rules, chosen)
     except (TraceErrors, InputError) as err:
         raise _bad(err) from None
     [result] = _lint([result], rules, cfg, selection, lint, use_baseline=False).results
     if output is None:
-        output = Path("reports") / f"{file.stem}.html"
+        stem = Path(source.display).stem if not source.is_stdin or stdin_filename else "stdin"
+        output = Path("reports") / f"{stem}.html"
         output.parent.mkdir(parents=True, exist_ok=True)
     elif not output.parent.is_dir():
         raise BadInput(f"{_display(output)}: error: no such directory {_display(output.parent)}")

@@ -9,9 +9,10 @@ from typing import TYPE_CHECKING
 from xiangshe.constraints.pattern import Context
 from xiangshe.constraints.rulebook import Rule, active_rules
 from xiangshe.constraints.scoring import RoundScore, audit, audit_id
-from xiangshe.domain.errors import TraceError, did_you_mean
+from xiangshe.domain.errors import InputError, TraceError, did_you_mean
 from xiangshe.domain.gcpause import gc_paused
 from xiangshe.domain.parse import TraceErrors
+from xiangshe.domain.sources import Source
 from xiangshe.domain.text import Citation
 from xiangshe.domain.trace import Trace
 from xiangshe.fsm.replay import Refusal, object_steps, replay
@@ -56,6 +57,9 @@ class Suppressed:
 
 @dataclass(frozen=True)
 class Result:
+    """The outcome of checking one staging: its findings, or, when it could not be read as a trace,
+    its input errors (then it has no events, findings or scoring, and `check` exits 2)."""
+
     path: str
     events: int
     findings: tuple[Finding, ...]
@@ -63,10 +67,32 @@ class Result:
     suppressions: tuple[Suppression, ...] = ()     # as written in the trace (constraints/suppress.py)
     suppressed: tuple[Suppressed, ...] = ()        # findings suppressed (constraints/lint.py)
     not_applied: tuple[str, ...] = ()              # the checks not applied to it (--select, --ignore …)
+    input_errors: tuple[InputError, ...] = ()      # when it could not be read as a trace
 
     @property
     def ok(self) -> bool:
-        return not self.findings
+        return not self.findings and not self.input_errors
+
+    @property
+    def readable(self) -> bool:
+        return not self.input_errors
+
+
+def unreadable(path: str, err: TraceErrors | InputError) -> Result:
+    """The result of a staging that could not be read: its located input errors, in its place."""
+    errors = tuple(err.errors) if isinstance(err, TraceErrors) else (err,)
+    return Result(path, 0, (), (), input_errors=errors)
+
+
+def check_source(source: Source, rules: Sequence[Rule] | None = None,
+                 readings: dict[str, str] | None = None) -> Result:
+    """Read and check one source; its input errors, if it cannot be read, become its result (one
+    bad file never hides the others)."""
+    try:
+        trace = source.read()
+        return check_trace(trace, rules, readings)
+    except (TraceErrors, TraceError) as err:
+        return unreadable(source.display, err)
 
 
 def validate(trace: Trace) -> None:

@@ -1,4 +1,5 @@
-"""Read traces: the line format people write (`.trace`) and JSON Lines for machines (`.jsonl`).
+"""Read traces: the line format people write (`.trace`), JSON Lines for machines (`.jsonl`), and the
+same records as one JSON document (`.json`) or a YAML list (`.yaml`, `.yml`).
 
 Line format, one statement per line, `#` starts a comment:
 
@@ -9,16 +10,24 @@ Line format, one statement per line, `#` starts a comment:
 
 JSON Lines: one JSON object per line, either an event `{"actor", "act", "obj"?, key: value …}`
 or a directive `{"cast": name, "role": …}`, `{"pair": name, "上射": …, "下射": …}`,
-`{"phase": "Φ21"}`. Both are read into the same Trace, with the file and line of every event.
+`{"phase": "Φ21"}`. JSON: an array of those records. All are read into the same Trace, with the
+file and line of every event. Which reader a file takes, and where its bytes come from (a file, a
+directory, standard input), is domain/sources.py's business; here are the readers and the bounded
+reading of bytes they share.
 """
 
 from __future__ import annotations
 
+import bisect
+import errno
 import json
+import os
 import re
+import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
 from xiangshe.domain.errors import InputError, TraceError, did_you_mean
 from xiangshe.domain.gcpause import gc_paused
@@ -306,22 +315,68 @@ def _split_kv(words: Iterable[str]) -> tuple[list[str], list[tuple[str, str]]]:
     return plain, kv
 
 
-def _read_text(path: Path, display: str) -> str:
+HEAD_BYTES = 8192                # a NUL byte in these makes a file binary
+
+
+def _read_upto(stream: BinaryIO, n: int, into: bytearray) -> bytearray:
+    """Add at most n bytes of `stream` to `into`: fewer only at its end (a pipe may deliver them
+    piecemeal)."""
+    end = len(into) + n
+    while len(into) < end:
+        chunk = stream.read(min(end - len(into), 1 << 20))
+        if not chunk:
+            break
+        into += chunk
+    return into
+
+
+def read_bounded(stream: BinaryIO, display: str) -> bytearray:
+    """The bytes of a trace from any stream — a file, a pipe, a FIFO, a device, standard input —
+    reading at most MAX_BYTES + 1 of them: more is refused, so /dev/zero or an endless pipe cannot
+    run the reader out of memory. A NUL byte in the first HEAD_BYTES is refused at once (binary)."""
     try:
-        size = path.stat().st_size
+        data = _read_upto(stream, HEAD_BYTES, bytearray())
+        _not_binary(data, display)
+        if len(data) == HEAD_BYTES:
+            _read_upto(stream, MAX_BYTES + 1 - HEAD_BYTES, data)
     except OSError as err:
-        raise TraceErrors([TraceError(display, None, f"cannot read: {err.strerror}")]) from None
-    if size > MAX_BYTES:
-        raise TraceErrors([TraceError(display, 1, f"file is {size} bytes; the limit is {MAX_BYTES}")])
-    data = path.read_bytes()
-    if b"\x00" in data[:8192]:
-        line = data[:data.index(b"\x00")].count(b"\n") + 1
+        raise TraceErrors([TraceError(display, None, f"cannot read: {err.strerror or err}")]) from None
+    if len(data) > MAX_BYTES:
+        raise TraceErrors([TraceError(display, 1, f"more than {MAX_BYTES} bytes; the limit is {MAX_BYTES}")])
+    return data
+
+
+def _not_binary(data: bytes | bytearray, display: str) -> None:
+    head = data[:HEAD_BYTES]
+    if b"\x00" in head:
+        line = head[:head.index(b"\x00")].count(b"\n") + 1
         raise TraceErrors([TraceError(display, line, "binary file: a trace is UTF-8 text")])
+
+
+def decode(data: bytes | bytearray, display: str) -> str:
+    """A trace's bytes as text: UTF-8 (a byte-order mark is dropped), never binary."""
+    _not_binary(data, display)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         line = data[:err.start].count(b"\n") + 1
         raise TraceErrors([TraceError(display, line, "not UTF-8 text")]) from None
+
+
+def read_path(path: Path, display: str) -> str:
+    """The text of a trace file. A regular file over the limit is refused before it is read; any
+    other file (a FIFO, a device such as /dev/zero) is read up to the limit and refused past it."""
+    try:
+        with path.open("rb") as f:
+            info = os.fstat(f.fileno())
+            if stat.S_ISDIR(info.st_mode):
+                raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
+            if stat.S_ISREG(info.st_mode) and info.st_size > MAX_BYTES:
+                raise TraceErrors([TraceError(display, 1, f"file is {info.st_size} bytes; the limit is {MAX_BYTES}")])
+            data = read_bounded(f, display)
+    except OSError as err:
+        raise TraceErrors([TraceError(display, None, f"cannot read: {err.strerror or err}")]) from None
+    return decode(data, display)
 
 
 @gc_paused()
@@ -516,15 +571,152 @@ def parse_yaml(text: str, path: str = "<trace>", vocab: Vocabulary | None = None
     return r.finish()
 
 
+_WHITESPACE = re.compile(r"[ \t\n\r]*")      # JSON's whitespace
+
+
+class _JSONStop(Exception):
+    """The JSON document cannot be read further (the error is reported)."""
+
+
+class _JSONDocument:
+    """A JSON trace read record by record, each record key by key, so that every record, every
+    duplicate key and every syntax error is located on its line. The values (and the words of the
+    syntax) are read by the json module: only the framing of the array and its objects is here."""
+
+    def __init__(self, text: str, r: _Reader) -> None:
+        self.text, self.r = text, r
+        self.starts = [0] + [m.end() for m in _BREAKS.finditer(text)]
+
+    def line(self, pos: int) -> int:
+        """The line of a position; the end of the text is on the last line."""
+        return min(bisect.bisect_right(self.starts, pos), max(len(self.r.lines), 1))
+
+    def skip(self, pos: int) -> int:
+        return _WHITESPACE.match(self.text, pos).end()
+
+    def at(self, pos: int) -> str:
+        return self.text[pos:pos + 1]
+
+    def fail(self, pos: int, message: str) -> _JSONStop:
+        self.r.fail(self.line(pos), message)
+        return _JSONStop()
+
+    def syntax(self, pos: int, message: str) -> _JSONStop:
+        column = pos - self.starts[self.line(pos) - 1] + 1
+        return self.fail(pos, f"not valid JSON: {message} (column {column})")
+
+    def value(self, pos: int) -> tuple[object, int]:
+        try:
+            return _JSON.raw_decode(self.text, pos)
+        except json.JSONDecodeError as err:
+            raise self.syntax(err.pos, err.msg) from None
+        except _DuplicateKey as err:
+            raise self.fail(pos, f"duplicate key {err.args[0]}") from None
+        except RecursionError:
+            raise self.fail(pos, "JSON nested too deeply") from None
+
+    def records(self) -> None:
+        i = self.skip(0)
+        if i == len(self.text):
+            return                                      # empty: "the trace has no events"
+        if self.at(i) != "[":
+            found, _ = self.value(i)                    # not JSON at all, or JSON but not an array
+            self.r.fail(self.line(i), 'a JSON trace is an array of records: [{"actor": …, "act": …}, …]',
+                        "one JSON object per line is JSON Lines: name the file .jsonl"
+                        if isinstance(found, dict) else None)
+            raise _JSONStop()
+        i = self.skip(i + 1)
+        if self.at(i) == "]":
+            i += 1
+        else:
+            while True:
+                i = self.skip(self.record(i))
+                if self.at(i) == ",":
+                    i = self.skip(i + 1)
+                elif self.at(i) == "]":
+                    i += 1
+                    break
+                else:
+                    raise self.syntax(i, "Expecting ',' delimiter")
+        i = self.skip(i)
+        if i != len(self.text):
+            raise self.syntax(i, "Extra data")
+
+    def record(self, start: int) -> int:
+        """Read the record at `start` (reporting what is wrong with it); return where it ends."""
+        if self.at(start) != "{":
+            _, end = self.value(start)
+            self.r.fail(self.line(start), "each record is a JSON object")
+            return end
+        rec: dict[str, object] = {}
+        first, ok = None, True
+        i = self.skip(start + 1)
+        if self.at(i) == "}":
+            i += 1
+        else:
+            while True:
+                if self.at(i) != '"':
+                    raise self.syntax(i, "Expecting property name enclosed in double quotes")
+                key_at = i
+                try:
+                    key, i = json.decoder.scanstring(self.text, i + 1)
+                except json.JSONDecodeError as err:
+                    raise self.syntax(err.pos, err.msg) from None
+                first = key_at if first is None else first
+                i = self.skip(i)
+                if self.at(i) != ":":
+                    raise self.syntax(i, "Expecting ':' delimiter")
+                at = self.skip(i + 1)
+                value, i = self.value(at)
+                if isinstance(value, (int, float)) and not isinstance(value, bool):
+                    value = self.text[at:i]             # a number as written, as YAML reads it
+                if key in rec and ok:
+                    self.r.fail(self.line(key_at), f"duplicate key {key}")
+                    ok = False
+                rec[key] = value
+                i = self.skip(i)
+                if self.at(i) == ",":
+                    i = self.skip(i + 1)
+                elif self.at(i) == "}":
+                    i += 1
+                    break
+                else:
+                    raise self.syntax(i, "Expecting ',' delimiter")
+        n = self.line(first if first is not None else start)   # a record is at its first key
+        bad = [k for k, v in rec.items() if not isinstance(v, str)]
+        if ok and bad:
+            self.r.fail(n, f"values must be strings or numbers: {', '.join(bad)}")
+        elif ok:
+            lines = self.r.lines
+            _record(self.r, n, rec, lines[n - 1] if n <= len(lines) else "")   # type: ignore[arg-type]
+        return i
+
+
+@gc_paused()
+def parse_json(text: str, path: str = "<trace>", vocab: Vocabulary | None = None) -> Trace:
+    """Parse a JSON trace: an array of the same records as JSON Lines and YAML, e.g.
+    `[{"cast": "甲", "role": "弟子"}, {"actor": "甲", "act": "射", "obj": "矢", "arrow": 1}]`.
+    As in YAML (and as the trace schema allows), a number is read as written (`1` is "1"); any
+    other value that is not a string is an error. A record is located at its first key; duplicate
+    keys are errors."""
+    lines = _lines(text)
+    r = _Reader(path, vocab or vocabulary(), lines)
+    try:
+        _JSONDocument(text, r).records()
+    except _JSONStop:
+        pass
+    return r.finish()
+
+
+#: the readers by format name (`--stdin-format`, and sources.SUFFIXES maps file suffixes to these)
+READERS = {"trace": parse_lines, "jsonl": parse_jsonl, "json": parse_json, "yaml": parse_yaml}
+
+
 def parse_file(path: Path, display: str | None = None, vocab: Vocabulary | None = None) -> Trace:
-    """Parse a trace file by its suffix: `.jsonl` JSON Lines, `.yaml`/`.yml` YAML, else the line format."""
-    shown = display or str(path)
-    text = _read_text(path, shown)
-    if path.suffix == ".jsonl":
-        return parse_jsonl(text, shown, vocab)
-    if path.suffix in (".yaml", ".yml"):
-        return parse_yaml(text, shown, vocab)
-    return parse_lines(text, shown, vocab)
+    """Parse a trace file by its suffix (see domain/sources.py): `.trace`, `.jsonl`, `.json`,
+    `.yaml`, `.yml`, in any letter case; any other suffix is an input error."""
+    from xiangshe.domain.sources import parse_path
+    return parse_path(path, display, vocab)
 
 
 def event_record(e: Event) -> dict[str, str]:

@@ -1,4 +1,4 @@
-"""The JSON Schema of trace files in their record form (YAML, or one JSON Lines record), generated
+"""The JSON Schema of trace files in their record form (YAML, JSON, or one JSON Lines record), generated
 from the vocabulary: every role, object, place, act, attribute value and phase is an enum with its
 English gloss and slug as the description, so editors complete and validate traces. The ASCII
 aliases xiangshe also reads (each word's pinyin slug and English alias: `shi-huo`, `release-tally`)
@@ -8,7 +8,7 @@ folds, and other letter cases are not.
 The committed copy is `schemas/trace.schema.json`; a test keeps it equal to what this module
 generates. After changing `domain/vocabulary.toml`, regenerate it:
 
-    python -m domain.schema --write
+    python -m xiangshe.domain.schema --write
 
 What the schema cannot know: whether a person named in an event was declared (`cast`), and whether
 an act is one the object's machine knows. `xiangshe check` says so, located, with "did you mean".
@@ -140,8 +140,8 @@ def trace_schema(v: Vocabulary | None = None) -> dict:
         "$id": SCHEMA_ID,
         "title": "xiangshe trace",
         "description": "A staging of 《仪礼·乡射礼》 as a list of records: cast, pair, phase and events "
-                       "(a YAML trace, or the lines of a JSON Lines trace as an array). Generated from "
-                       "the vocabulary by `python -m domain.schema --write`.",
+                       "(a YAML trace, a JSON trace, or the lines of a JSON Lines trace as an array). "
+                       "Generated from the vocabulary by `python -m xiangshe.domain.schema --write`.",
         "type": "array",
         "items": {"$ref": "#/definitions/record"},
         "definitions": {
@@ -206,7 +206,7 @@ def main(argv: list[str]) -> int:
         SCHEMA_PATH.write_text(text, encoding="utf-8")
         print(f"wrote {SCHEMA_PATH.name}", file=sys.stderr)
     elif argv[1:]:
-        print("usage: python -m domain.schema [--write]", file=sys.stderr)
+        print("usage: python -m xiangshe.domain.schema [--write]", file=sys.stderr)
         return 2
     else:
         sys.stdout.write(text)

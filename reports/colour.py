@@ -28,7 +28,7 @@ def _line(line: str) -> str:
                 + m.group(3) + line[m.end():])
     if line.startswith("ok:"):
         return click.style(line, fg="green", bold=True)
-    if re.match(r"^\d+ violations? in ", line):
+    if re.match(r"^(\d+ violations? in |bad input: |输入有误：)", line):
         return click.style(line, fg="red", bold=True)
     stripped = line.lstrip()
     if stripped[:1] in _MARK:

@@ -37,9 +37,13 @@ def _title(f: Finding) -> str:
 
 
 def check_github(results: Sequence[Result]) -> str:
-    """An `::error` per finding (suppressed ones are not annotated)."""
-    out = [command("error", f"{f.message}\n{f.citation}", r.path, f.line, _title(f))
-           for r in results for f in r.findings]
+    """An `::error` per input error of a staging that could not be read, and per finding, each
+    staging's in its place (suppressed findings are not annotated)."""
+    out = []
+    for r in results:
+        if r.input_errors:
+            out.append(input_errors("\n".join(e.render() for e in r.input_errors)))
+        out += [command("error", f"{f.message}\n{f.citation}", r.path, f.line, _title(f)) for f in r.findings]
     return "\n".join(out)
 
 

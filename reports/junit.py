@@ -1,6 +1,7 @@
 """Render check results as JUnit XML (for CI test reports): a <testsuite> per trace, a <testcase>
 per check made (every encoded rule in force, every machine, every check of the scoring audit), a
-<failure> per finding holding the finding as `check` prints it. `xml.etree` only.
+<failure> per finding holding the finding as `check` prints it; a staging that could not be read is
+a <testsuite> of one <testcase> in <error>, holding its located input errors. `xml.etree` only.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from xiangshe.constraints.check import Result
 from xiangshe.constraints.rulebook import Rule
 from xiangshe.fsm.table import tables
 from xiangshe.reports.render import finding_text
-from xiangshe.reports.sarif import AUDIT_CHECKS, audit_id
+from xiangshe.reports.sarif import AUDIT_CHECKS, INPUT_ERROR, audit_id
 
 
 def check_ids(rules: Sequence[Rule] | None = None) -> list[str]:
@@ -29,8 +30,18 @@ def check_junit(results: Sequence[Result], rules: Sequence[Rule] | None = None,
                 readings: dict[str, str] | None = None) -> str:
     ids = check_ids(rules)
     root = ET.Element("testsuites", name="xiangshe")
-    total_tests = total_failures = 0
+    total_tests = total_failures = total_errors = 0
     for r in results:
+        if r.input_errors:                       # could not be read: one test case, in error
+            suite = ET.SubElement(root, "testsuite", name=r.path, tests="1", failures="0", errors="1",
+                                  skipped="0")
+            case = ET.SubElement(suite, "testcase", classname=r.path, name=INPUT_ERROR)
+            first = r.input_errors[0]
+            error = ET.SubElement(case, "error", message=first.render().split("\n")[0], type=INPUT_ERROR)
+            error.text = "\n".join(e.render() for e in r.input_errors)
+            total_tests += 1
+            total_errors += 1
+            continue
         by_rule: dict[str, list] = {}
         for f in r.findings:
             by_rule.setdefault(f.rule, []).append(f)
@@ -56,7 +67,7 @@ def check_junit(results: Sequence[Result], rules: Sequence[Rule] | None = None,
         total_failures += len(r.findings)
     root.set("tests", str(total_tests))
     root.set("failures", str(total_failures))
-    root.set("errors", "0")
+    root.set("errors", str(total_errors))
     root.set("skipped", str(sum(int(s.get("skipped")) for s in root.findall("testsuite"))))
     ET.indent(root)
     return ET.tostring(root, encoding="unicode", xml_declaration=True)

@@ -34,6 +34,8 @@ _INPUT_ERRORS = [
     (re.compile(r": (\w+) is one of "), r": \1 只能是 "),
     (re.compile(r"\bknown: "), "已知: "),
     (re.compile(r"\bno such file\b"), "没有这个文件"),
+    (re.compile(r"\bunknown file type (\S+); a staging is "), r"未知的文件类型 \1；仪注文件是 "),
+    (re.compile(r"\bno staging files in this directory\b"), "这个目录里没有仪注文件"),
     (re.compile(r"\bthe file exists; choose another name or use --force"), "文件已存在；请换一个名字或加 --force"),
     (re.compile(r"\bthe file exists; choose another name"), "文件已存在；请换一个名字"),
 ]
@@ -76,6 +78,22 @@ def ok_summary(traces: int, events: int) -> str:
     if language() == "zh":
         return f"无违例：{traces} 份仪注，{events} 个事件"
     return f"ok: {traces} trace{'s' if traces != 1 else ''}, {events} events, no violations"
+
+
+def unreadable_summary(unread: int, traces: int, total: int, bad: int, events: int) -> str:
+    """`bad input: 1 of 3 traces could not be read; the other 2: 1 violation in 1 (3656 events)`."""
+    others = traces - unread
+    if language() == "zh":
+        out = f"输入有误：{traces} 份仪注中 {unread} 份无法读取"
+        if others:
+            out += (f"；其余 {others} 份中 {bad} 份有 {total} 处违例（{events} 个事件）" if total else
+                    f"；其余 {others} 份无违例（{events} 个事件）")
+        return out
+    out = f"bad input: {unread} of {traces} trace{'s' if traces != 1 else ''} could not be read"
+    if others:
+        out += (f"; the other {others}: {total} violation{'s' if total != 1 else ''} in {bad} "
+                f"({events} events)" if total else f"; the other {others}: no violations ({events} events)")
+    return out
 
 
 def input_errors(text: str) -> str:

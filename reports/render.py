@@ -72,16 +72,28 @@ def scoring_json(r: Result) -> list[dict]:
             for rs in r.scoring]
 
 
+def input_errors_text(results: Sequence[Result]) -> str:
+    """The located input errors of the stagings that could not be read, in their order."""
+    return "\n".join(e.render() for r in results for e in r.input_errors)
+
+
 def check_text(results: Sequence[Result], readings: dict[str, str] | None = None,
                scoring: bool = False, lint: Outcome | None = None) -> str:
+    """The findings and scoring audit of each staging that was read, and a summary that counts the
+    ones that could not be (their errors are `input_errors_text`, shown before this)."""
+    from xiangshe.reports.messages import unreadable_summary
+
     out = []
-    for r in results:
+    readable = [r for r in results if r.readable]
+    for r in readable:
         out += [finding_text(f, r.path) for f in r.findings]
         out += scoring_text(r, scoring)
-    total = sum(len(r.findings) for r in results)
-    events = sum(r.events for r in results)
-    bad = sum(1 for r in results if not r.ok)
-    if total:
+    total = sum(len(r.findings) for r in readable)
+    events = sum(r.events for r in readable)
+    bad = sum(1 for r in readable if not r.ok)
+    if len(readable) < len(results):
+        out.append(unreadable_summary(len(results) - len(readable), len(results), total, bad, events))
+    elif total:
         out.append(violations_summary(total, bad, len(results), events))
     else:
         out.append(ok_summary(len(results), events))
@@ -105,13 +117,26 @@ def suppressed_json(s: Suppressed) -> dict:
                                       "suppression_line": s.line}
 
 
+def input_error_json(e) -> dict:
+    """One input error: where, what, the hint, and the located message as `check` prints it."""
+    return {"path": e.path, "line": e.line, "message": e.message, "hint": e.hint, "text": e.render()}
+
+
+def trace_json(r: Result) -> dict:
+    doc = {"path": r.path, "ok": r.ok, "events": r.events,
+           "violations": [finding_json(f) for f in r.findings],
+           "suppressed": [suppressed_json(s) for s in r.suppressed],
+           "not_applied": list(r.not_applied),
+           "scoring": scoring_json(r)}
+    if r.input_errors:
+        doc["error"] = "\n".join(e.render() for e in r.input_errors)
+        doc["input_errors"] = [input_error_json(e) for e in r.input_errors]
+    return doc
+
+
 def check_json(results: Sequence[Result], readings: dict[str, str] | None = None,
                lint: Outcome | None = None) -> str:
-    doc: dict = {"traces": [{"path": r.path, "ok": r.ok, "events": r.events,
-                             "violations": [finding_json(f) for f in r.findings],
-                             "suppressed": [suppressed_json(s) for s in r.suppressed],
-                             "not_applied": list(r.not_applied),
-                             "scoring": scoring_json(r)} for r in results]}
+    doc: dict = {"traces": [trace_json(r) for r in results]}
     if readings is not None:
         doc["readings"] = readings
     if lint is not None and lint.baseline is not None:

@@ -1,6 +1,7 @@
 """Render check results as SARIF 2.1.0 (for code-scanning UIs): one run, a rule descriptor for every
 encoded rule in force, every machine table and every check of the scoring audit, one result per
-finding. Plain dicts and `json`; tests/test_formats.py validates the output against the official
+finding, and a result (rule `input-error`) per input error of a staging that could not be read.
+Plain dicts and `json`; tests/test_formats.py validates the output against the official
 schema (tests/schemas/sarif-schema-2.1.0.json).
 """
 
@@ -149,6 +150,35 @@ def suppressed_result(s: Suppressed, path: str, index: dict[str, int]) -> dict:
     return doc
 
 
+INPUT_ERROR = "input-error"
+INPUT_DEFINED = "docs/trace-format.md"
+
+
+def input_error_descriptor() -> dict:
+    """The rule of the results that say a staging could not be read (exit 2)."""
+    what = "a staging that cannot be read as a trace: malformed, an unknown word, not UTF-8, too large"
+    return {"id": INPUT_ERROR, "name": "input error",
+            "shortDescription": _message("the staging cannot be read as a trace"),
+            "fullDescription": _message(what),
+            "help": {"text": f"{what}. The formats and their limits: {INPUT_DEFINED}.",
+                     "markdown": f"{what}. The formats and their limits: `{INPUT_DEFINED}`."},
+            "defaultConfiguration": {"level": "error"},
+            "properties": {"kind": "input", "catalogue": None, "quotes": [], "category": "input",
+                           "defined": INPUT_DEFINED, "tags": ["input"]}}
+
+
+def input_result(e, index: dict[str, int]) -> dict:
+    """An input error as a SARIF result, at its file and line."""
+    physical: dict = {"artifactLocation": {"uri": artifact_uri(e.path)}}
+    if e.line:
+        physical["region"] = {"startLine": e.line}
+    text = e.message + (f" ({e.hint})" if e.hint else "")
+    return {"ruleId": INPUT_ERROR, "ruleIndex": index[INPUT_ERROR], "level": "error",
+            "message": _message(text), "locations": [{"physicalLocation": physical}],
+            "partialFingerprints": {"xiangshe/v1": f"{INPUT_ERROR}:{e.path}:{e.line or ''}"},
+            "properties": {"hint": e.hint}}
+
+
 def check_sarif(results: Sequence[Result], rules: Sequence[Rule],
                 readings: dict[str, str] | None = None, version: str | None = None,
                 not_applied: Sequence[str] = ()) -> str:
@@ -161,15 +191,21 @@ def check_sarif(results: Sequence[Result], rules: Sequence[Rule],
     driver["rules"] = descriptors(rules)
     if any(f.rule == UNUSED for r in results for f in r.findings):
         driver["rules"].append(suppression_descriptor())
+    if any(r.input_errors for r in results):      # described only when a staging could not be read
+        driver["rules"].append(input_error_descriptor())
     index = {d["id"]: i for i, d in enumerate(driver["rules"])}
-    run: dict = {"tool": {"driver": driver},
-                 "results": [result(f, r.path, index) for r in results for f in r.findings]
-                 + [suppressed_result(s, r.path, index) for r in results for s in r.suppressed],
+    found = []
+    for r in results:                              # each staging's results in its place
+        found += [input_result(e, index) for e in r.input_errors]
+        found += [result(f, r.path, index) for f in r.findings]
+        found += [suppressed_result(s, r.path, index) for s in r.suppressed]
+    run: dict = {"tool": {"driver": driver}, "results": found,
                  "properties": {"readings": dict(readings) if readings is not None else None,
                                 "traces": [{"path": r.path, "ok": r.ok, "events": r.events,
                                             "violations": len(r.findings),
                                             "suppressed": len(r.suppressed),
-                                            "not_applied": list(r.not_applied)} for r in results]}}
+                                            "not_applied": list(r.not_applied),
+                                            "input_errors": len(r.input_errors)} for r in results]}}
     if not_applied:
         overrides = [{"descriptor": {"id": i} | ({"index": index[i]} if i in index else {}),
                       "configuration": {"enabled": False}} for i in not_applied]

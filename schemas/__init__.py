@@ -1,9 +1,9 @@
 """The published JSON Schemas of xiangshe's inputs and outputs, shipped with the
 package so that `xiangshe schema NAME` prints them:
 
-- `trace` (draft-07, what editors implement): trace files in record form (YAML, JSON Lines
+- `trace` (draft-07, what editors implement): trace files in record form (YAML, JSON, JSON Lines
   records); generated from the vocabulary
-  by `python -m domain.schema --write`;
+  by `python -m xiangshe.domain.schema --write`;
 - `check`, `rules`, `coverage`, `counterexample` (draft 2020-12): what those commands print with
   `--format json`.
 """

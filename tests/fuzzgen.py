@@ -1,8 +1,10 @@
-"""Fuzz inputs for the parsers and the checker: mutated windows of the bundled traces in the three
+"""Fuzz inputs for the parsers and the checker: mutated windows of the bundled traces in the four
 formats (byte flips, line deletions, duplications and swaps, tokens replaced by words of the
-vocabulary or by garbage), and the one runner that the tests and benchmarks/fuzz.py share.
+vocabulary or by garbage), and the runners that the tests and benchmarks/fuzz.py share: a file
+(`run`), the same bytes on standard input (`run_stdin`, as `check -` reads them), and a directory of
+fuzz files (`run_directory`, as `check DIR` finds and checks them, one result per file).
 
-Only the project's own input errors may come out of `run`: anything else is a bug.
+Only the project's own input errors may come out of the runners: anything else is a bug.
 """
 
 from __future__ import annotations
@@ -11,15 +13,16 @@ import random
 from functools import cache
 from pathlib import Path
 
-from xiangshe.constraints.check import check_trace
+from xiangshe.constraints.check import Result, check_source, check_trace
 from xiangshe.constraints.rulebook import Rule, active_rules
 from xiangshe.domain.errors import InputError
 from xiangshe.domain.parse import TraceErrors, parse_file, parse_lines, to_jsonl
+from xiangshe.domain.sources import SUFFIXES as READ_BY, Source, expand
 from xiangshe.domain.vocabulary import PERSON_KEYS, PLACE_KEYS, vocabulary
 from xiangshe.fsm.table import table_for_object
 
 ROOT = Path(__file__).resolve().parents[1]
-SUFFIXES = ("trace", "jsonl", "yaml", "yml")
+SUFFIXES = ("trace", "jsonl", "json", "yaml", "yml")
 GARBAGE = ("=", "==", "to=", "n=", "arrow=0", "arrow=99", "#", "# L", "# L99999", "L", "Φ", "Φ00", "\t",
            "\u2028", "\u3000", "\ufeff", "爵³", "爵٣", "１", "-", "- ", "{", "}", "[", "]", ":", '"', "'",
            "!!python/object/apply:os.system", "&a", "*a", "? ", "---", "...", "null", "~", "true", "1e999",
@@ -74,6 +77,12 @@ def _write(records: list[dict[str, str]], suffix: str) -> list[str]:
     import json
     if suffix == "jsonl":
         return [json.dumps(r, ensure_ascii=False) for r in records]
+    if suffix == "json":                    # one array, a record a line (numbers as JSON numbers)
+        def value(v: str) -> str:
+            return v if v.isascii() and v.isdigit() and not v.startswith("0") else json.dumps(v, ensure_ascii=False)
+        body = ["  {" + ", ".join(f"{json.dumps(k, ensure_ascii=False)}: {value(v)}" for k, v in r.items()) + "}"
+                for r in records]
+        return ["[", *(x + "," for x in body[:-1]), *body[-1:], "]"]
     return ["- {" + ", ".join(f"{k}: {v}" for k, v in r.items()) + "}" for r in records]
 
 
@@ -184,3 +193,41 @@ def run(path: Path) -> str:
     except (TraceErrors, InputError):
         return "bad input"
     return "ok" if result.ok else "violations"
+
+
+def outcome(result: Result) -> str:
+    return "bad input" if result.input_errors else "ok" if result.ok else "violations"
+
+
+def run_stdin(data: bytes, suffix: str) -> str:
+    """The same bytes as `check - --stdin-format FMT` reads them from standard input."""
+    import io
+    source = Source(f"fuzz.{suffix}", None, READ_BY[f".{suffix}"])
+    try:
+        result = check_trace(source.read(stdin=io.BytesIO(data)), list(rules()))
+    except (TraceErrors, InputError):
+        return "bad input"
+    return "ok" if result.ok else "violations"
+
+
+def fuzz_directory(rng: random.Random, root: Path, files: int | None = None) -> list[Path]:
+    """A directory of fuzz inputs, some in subdirectories, beside files `check DIR` must skip (hidden,
+    other suffixes); returns the staging files, as `check` should find them (sorted by path)."""
+    made = []
+    for i in range(files if files is not None else rng.randint(1, 6)):
+        suffix, data = fuzz_input(rng)
+        where = root / rng.choice(["", "a", "a/b", "c"])
+        where.mkdir(parents=True, exist_ok=True)
+        name = f"f{i}.{suffix.upper() if rng.random() < 0.2 else suffix}"
+        (where / name).write_bytes(data)
+        made.append(where / name)
+    (root / ".hidden").mkdir(exist_ok=True)
+    (root / ".hidden" / "skipped.trace").write_bytes(b"\x00 never read")
+    (root / "notes.txt").write_bytes(b"not a staging")
+    return sorted(made, key=lambda p: p.parts)
+
+
+def run_directory(root: Path) -> list[tuple[Path, str]]:
+    """`check DIR` as the command line does it: each staging found, with its outcome."""
+    found = expand([str(root)], str)
+    return [(s.path or Path(s.display), outcome(check_source(s, list(rules())))) for s in found]

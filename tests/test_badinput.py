@@ -23,6 +23,13 @@ CASES: list[tuple[str, str, bytes, int, str]] = [
     ("malformed", "jsonl", '{"actor": "主人", "act": "揖"}\n{"actor": "主人", "act": "献"\n', 2, "not valid JSON"),
     ("malformed", "jsonl", '{"actor": "主人", "act": "揖"}\n["主人", "揖"]\n', 2, "must be a JSON object"),
     ("malformed", "jsonl", '{"actor": "主人", "act": "揖"}\n{"act": "揖"}\n', 2, 'needs "actor" and "act"'),
+    ("malformed", "json", '[{"actor": "主人", "act": "揖"},\n {"actor": "主人", "act": "献"\n', 2, "not valid JSON"),
+    ("malformed", "json", '[{"actor": "主人", "act": "揖"},\n ["主人", "揖"]]\n', 2, "each record is a JSON object"),
+    ("malformed", "json", '[{"actor": "主人", "act": "揖"},\n {"act": "揖"}]\n', 2, 'needs "actor" and "act"'),
+    ("malformed", "json", '{"actor": "主人", "act": "揖"}\n', 1, "a JSON trace is an array of records"),
+    ("malformed", "json", '[{"actor": "主人", "act": "揖"},\n]\n', 2, "not valid JSON: Expecting value"),
+    ("malformed", "json", '[{"actor": "主人", "act": "揖"}]\n[]\n', 2, "not valid JSON: Extra data"),
+    ("malformed", "json", '[{"actor": "主人", "act": "揖"},\n {actor: "主人"}]\n', 2, "property name enclosed"),
     ("malformed", "yaml", "- {actor: 主人, act: 揖}\n- [a\n", 3, "not valid YAML"),
     ("malformed", "yml", "actor: 主人\nact: 揖\n", 1, "a YAML trace is a list of records"),
     ("malformed", "yaml", "- {actor: 主人, act: 揖}\n- 主人 揖\n", 2, "each record is a mapping"),
@@ -34,6 +41,12 @@ CASES: list[tuple[str, str, bytes, int, str]] = [
     ("wrong type", "jsonl", '{"actor": ["主人"], "act": "揖"}\n', 1, "values must be strings: actor"),
     ("wrong type", "jsonl", '{"actor": "主人", "act": "揖", "to": null}\n', 1, "values must be strings: to"),
     ("wrong type", "jsonl", '{"actor": "主人", "act": {"揖": 1}}\n', 1, "values must be strings: act"),
+    ("wrong type", "json", '[{"actor": "主人", "act": "拜", "to": "宾", "n": "three"}]', 1, "n=three: n is one of"),
+    ("wrong type", "json", '[{"actor": ["主人"], "act": "揖"}]', 1, "values must be strings or numbers: actor"),
+    ("wrong type", "json", '[\n{"actor": "主人", "act": "揖", "to": null}]', 2, "values must be strings or numbers: to"),
+    ("wrong type", "json", '[{"actor": "主人", "act": "揖", "n": true}]', 1, "values must be strings or numbers: n"),
+    ("wrong type", "json", '[{"actor": "主人", "act": "拜", "to": "宾", "n": 3.0}]', 1, "n=3.0: n is one of"),
+    ("wrong type", "json", '[{"actor": "主人", "act": "拜", "to": "宾", "n": 1e0}]', 1, "n=1e0: n is one of"),
     ("wrong type", "yaml", "- {actor: 主人, act: 拜, to: 宾, n: three}\n", 1, "n=three: n is one of"),
     ("wrong type", "yaml", "- {actor: [主人], act: 揖}\n", 1, "keys and values must be plain words"),
     ("wrong type", "yaml", "- actor: 主人\n  act: 揖\n  to: {宾: 1}\n", 3, "keys and values must be plain words"),
@@ -44,6 +57,9 @@ CASES: list[tuple[str, str, bytes, int, str]] = [
     ("unknown word", "trace", "主人 取 爵 at=上匪\n", 1, "unknown place 上匪"),
     ("unknown word", "jsonl", '{"actor": "主人", "act": "献", "obj": "盘"}\n', 1, "unknown object 盘"),
     ("unknown word", "jsonl", '{"phase": "Φ99"}\n{"actor": "主人", "act": "揖"}\n', 1, "unknown phase Φ99"),
+    ("unknown word", "json", '[{"actor": "主人", "act": "献", "obj": "盘"}]', 1, "unknown object 盘"),
+    ("unknown word", "json", '[\r{"actor": "主人", "act": "揖"},\r{"actor": "主人", "act": "献爵"}]', 3,
+     "unknown act 献爵"),
     ("unknown word", "yaml", "- {actor: 主人, act: 献, obj: 爵, too: 宾}\n", 1, "unknown key too="),
     ("unknown word", "yml", "- {cast: 甲, role: 宾客}\n- {actor: 主人, act: 揖}\n", 1, "unknown role 宾客"),
     # duplicate keys
@@ -54,14 +70,21 @@ CASES: list[tuple[str, str, bytes, int, str]] = [
     ("duplicate key", "yaml", "- {actor: 主人, act: 揖}\n- actor: 主人\n  act: 揖\n  act: 拜\n", 4,
      "duplicate key act"),
     ("duplicate key", "trace", "cast 甲 弟子\ncast 甲 众宾\n甲 揖\n", 2, "甲 is declared twice"),
+    ("duplicate key", "json", '[\n  {"actor": "主人", "act": "揖"},\n  {"actor": "主人",\n   "act": "揖",\n'
+     '   "act": "拜"}\n]\n', 5, "duplicate key act"),
+    ("duplicate key", "json", '[{"actor": "主人", "act": "揖", "to": {"a": "1", "a": "2"}}]', 1, "duplicate key a"),
     # empty files
-    *[("empty", sfx, "", 1, "the trace has no events") for sfx in ("trace", "jsonl", "yaml", "yml")],
+    *[("empty", sfx, "", 1, "the trace has no events") for sfx in ("trace", "jsonl", "json", "yaml", "yml")],
+    ("empty", "json", "[]\n", 1, "the trace has no events"),
+    ("empty", "json", " \n\t\n", 1, "the trace has no events"),
     ("empty", "trace", "# only a comment\n\n", 1, "the trace has no events"),
     ("empty", "jsonl", "\n\n", 1, "the trace has no events"),
     ("empty", "yaml", "# nothing\n", 1, "the trace has no events"),
     ("empty", "yaml", "[]\n", 1, "the trace has no events"),
     # binary files, text not in UTF-8
-    *[("binary", sfx, b"\x7fELF\x02\x01\x00\x00\x00", 1, "binary file") for sfx in ("trace", "jsonl", "yaml")],
+    *[("binary", sfx, b"\x7fELF\x02\x01\x00\x00\x00", 1, "binary file")
+      for sfx in ("trace", "jsonl", "json", "yaml")],
+    ("not UTF-8", "json", '[{"actor": "主人", "act": "揖"}]'.encode("utf-16"), 1, None),
     ("binary", "trace", b"\xe4\xb8\xbb\xe4\xba\xba \xe6\x8f\x96\n\x00\x01", 2, "binary file"),
     ("not UTF-8", "trace", "主人 揖\n".encode() + "主人 拜".encode("gb18030"), 2, "not UTF-8"),
     ("not UTF-8", "jsonl", '{"actor": "主人", "act": "揖"}\n'.encode("utf-16"), 1, None),
@@ -74,6 +97,7 @@ CASES: list[tuple[str, str, bytes, int, str]] = [
     ("unsafe tag", "yaml", "- {actor: 主人, act: !custom 揖}\n", 1, "is not allowed"),
     ("unsafe tag", "jsonl", '{"actor": "!!python/object/apply:os.system", "act": "揖"}\n', 1, "unknown person"),
     ("unsafe tag", "trace", "!!python/object/apply:os.system 揖\n", 1, "unknown person"),
+    ("unsafe tag", "json", '[{"actor": "!!python/object/apply:os.system", "act": "揖"}]', 1, "unknown person"),
     # very deep nesting
     ("deep nesting", "jsonl", "[" * DEEP + "\n", 1, "nested too deeply"),
     ("deep nesting", "jsonl", '{"a": ' * DEEP + "\n", 1, "nested too deeply"),
@@ -81,6 +105,8 @@ CASES: list[tuple[str, str, bytes, int, str]] = [
     ("deep nesting", "yaml", "- " * DEEP + "x\n", 1, "not valid YAML"),
     ("deep nesting", "yml", "{a: " * DEEP + "\n", 1, "not valid YAML"),
     ("deep nesting", "trace", "[" * DEEP + " 揖\n", 1, "unknown person"),
+    ("deep nesting", "json", "[" * DEEP + "\n", 1, "nested too deeply"),
+    ("deep nesting", "json", '[{"actor": ' + "[" * DEEP + "\n", 1, "nested too deeply"),
     # numbers that are not ASCII digits, or too long to be a number
     ("odd number", "trace", "主人 取 爵³\n", 1, "爵 has instances"),
     ("odd number", "trace", "主人 取 爵٣\n", 1, "爵 has instances"),
@@ -88,6 +114,8 @@ CASES: list[tuple[str, str, bytes, int, str]] = [
     # a line break that is not one: U+2028 inside a JSON string stays on its line
     ("line break", "jsonl", '{"actor": "主人", "act": "揖", "words": "a\u2028b"}\n', 1, "words=a\u2028b: words is"),
     ("line break", "trace", "主人 揖\u2028x\n主人 献爵\n", 1, "bad.trace:2: error: unknown act 献爵"),
+    ("line break", "json", '[{"actor": "主人", "act": "揖", "words": "a\u2028b"},\n{"actor": "主人", "act": "献爵"}]',
+     1, "bad.json:2: error: unknown act 献爵"),
 ]
 
 
@@ -121,11 +149,26 @@ def test_every_category_is_tried_in_every_format() -> None:
     seen = {(c, "yaml" if s == "yml" else s) for c, s, *_ in CASES}
     for category in ("malformed", "wrong type", "unknown word", "duplicate key", "empty", "binary",
                      "unsafe tag", "deep nesting"):
-        for suffix in ("trace", "jsonl", "yaml"):
+        for suffix in ("trace", "jsonl", "json", "yaml"):
             assert (category, suffix) in seen, (category, suffix)
 
 
-@pytest.mark.parametrize("suffix", ["trace", "jsonl", "yaml"])
+@pytest.mark.parametrize("case", CASES, ids=_id)
+def test_bad_input_on_standard_input_is_located_alike(case: tuple) -> None:
+    """The same table through `-`: read as --stdin-format says, named as --stdin-filename says."""
+    _category, suffix, data, line, fragment = case
+    data = data if isinstance(data, bytes) else data.encode("utf-8")
+    fmt = {"yml": "yaml"}.get(suffix, suffix)
+    result = CliRunner().invoke(cli, ["check", "-", "--stdin-format", fmt, "--stdin-filename",
+                                      f"plans/bad.{suffix}"], input=data)
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith(f"plans/bad.{suffix}:{line}: error: "), result.stderr[:300]
+    if fragment is not None:
+        assert fragment.replace("bad.", "plans/bad.") in result.stderr, result.stderr[:300]
+
+
+@pytest.mark.parametrize("suffix", ["trace", "jsonl", "json", "yaml"])
 def test_a_file_over_the_size_limit_is_refused_unread(tmp_path: Path, suffix: str) -> None:
     path = tmp_path / f"huge.{suffix}"
     with path.open("wb") as f:                 # sparse: the limit is checked before reading
@@ -169,3 +212,71 @@ def test_an_output_in_a_missing_directory_is_bad_input(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["generate", "--until", "Φ02", "-o", str(out)])
     assert result.exit_code == 2 and f"{out}: error: cannot write" in result.output
     assert not out.exists()
+
+
+# -- bad input about a whole file or argument, not a line in it --------------------------------------
+
+KNOWN = "a staging is .trace, .jsonl, .json, .yaml or .yml"
+GOOD = "主人 揖\n".encode()
+#: (category, the arguments after `check`, the files to make (a name ending in / is a directory),
+#: what stdin holds, the message that must begin a line of stderr)
+WHOLE: list[tuple[str, list[str], dict[str, bytes | None], bytes, str]] = [
+    ("unknown type", ["plan.toml"], {"plan.toml": GOOD}, b"",
+     f"plan.toml: error: unknown file type .toml; {KNOWN}"),
+    ("unknown type", ["plan.txt"], {"plan.txt": GOOD}, b"", f"plan.txt: error: unknown file type .txt; {KNOWN}"),
+    ("unknown type", ["plan"], {"plan": GOOD}, b"", f"plan: error: unknown file type (no extension); {KNOWN}"),
+    ("unknown type", ["plan.trace.bak"], {"plan.trace.bak": GOOD}, b"",
+     f"plan.trace.bak: error: unknown file type .bak; {KNOWN}"),
+    ("unknown type", ["plan.tarce"], {"plan.tarce": GOOD}, b"", "  did you mean .trace?"),
+    ("unknown type", ["plan.jsn"], {"plan.jsn": GOOD}, b"", "  did you mean .json, .jsonl?"),
+    ("unknown type", ["plan.YMAL"], {"plan.YMAL": GOOD}, b"", "  did you mean .yml, .yaml?"),
+    ("unknown type", ["plan.jsonld"], {"plan.jsonld": GOOD}, b"", "plan.jsonld: error: unknown file type .jsonld"),
+    ("no such file", ["nothing.trace"], {}, b"", "nothing.trace: error: no such file"),
+    ("no such file", ["plans/gone.json"], {"plans/": None}, b"", "plans/gone.json: error: no such file"),
+    ("empty directory", ["plans"], {"plans/": None}, b"", "plans: error: no staging files in this directory"),
+    ("no staging in a directory", ["plans"],
+     {"plans/notes.txt": GOOD, "plans/.draft.trace": GOOD, "plans/.git/x.trace": GOOD, "plans/sub/": None},
+     b"", "plans: error: no staging files in this directory"),
+    ("stdin twice", ["-", "-"], {}, GOOD, "-: error: standard input is named twice; it can be read once"),
+    ("empty argument", [""], {"a.trace": GOOD}, b"", "'': error: an empty FILE argument; name a file"),
+    ("stdin options without -", ["--stdin-format", "yaml", "plan.trace"], {"plan.trace": GOOD}, b"",
+     "error: --stdin-format is for `-` (standard input), which is not among the FILEs"),
+    ("stdin options without -", ["--stdin-filename", "x.trace"], {}, GOOD,
+     "error: --stdin-filename is for `-` (standard input), which is not among the FILEs"),
+    ("stdin format unknown", ["-", "--stdin-format", "toml"], {}, GOOD, "Error: Invalid value for '--stdin-format'"),
+    ("stdin with data, no FILE", [], {}, GOOD, "error: standard input has data but no FILE was given; to check "
+     "it, pass -"),
+]
+
+
+@pytest.mark.parametrize("case", WHOLE, ids=lambda c: f"{c[0]}-{'_'.join(c[1])}")
+def test_bad_input_about_a_whole_file_exits_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                              case: tuple) -> None:
+    _category, args, files, stdin, message = case
+    monkeypatch.chdir(tmp_path)
+    for name, data in files.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.mkdir() if data is None else path.write_bytes(data)
+    result = CliRunner().invoke(cli, ["check", *args], input=stdin)
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    assert any(line.startswith(message) for line in result.stderr.splitlines()), result.stderr[:500]
+    for name, data in files.items():                         # nothing the user wrote is touched
+        assert data is None or (tmp_path / name).read_bytes() == data
+
+
+@pytest.mark.parametrize("name", ["PLAN.YAML", "plan.Yml", "plan.JSON", "plan.JsonL", "plan.TRACE"])
+def test_suffixes_are_matched_in_any_letter_case(tmp_path: Path, name: str) -> None:
+    """An upper-case suffix takes its format's reader: an unknown act is found, located, as that format
+    says it (read as the line format, the JSON or YAML would be 'unknown person')."""
+    suffix = name.rsplit(".", 1)[1].lower()
+    text = {"yaml": "- {actor: 主人, act: 献爵}\n", "yml": "- {actor: 主人, act: 献爵}\n",
+            "json": '[{"actor": "主人", "act": "献爵"}]', "jsonl": '{"actor": "主人", "act": "献爵"}\n',
+            "trace": "主人 献爵\n"}[suffix]
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    _check(path, 1, "unknown act 献爵")
+    path.write_text(text.replace("献爵", "揖"), encoding="utf-8")
+    assert CliRunner().invoke(cli, ["check", str(path)]).exit_code == 0

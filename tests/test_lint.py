@@ -464,9 +464,10 @@ def test_github_annotations(here: Path) -> None:
 def test_github_annotations_of_bad_input(here: Path) -> None:
     (here / "bad.trace").write_text("主人 揖\n主人 献爵 爵\n", encoding="utf-8")
     result = invoke("bad.trace", "plan.trace", "--format", "github")
-    assert result.exit_code == 2
-    [line] = result.stdout.splitlines()
-    assert line.startswith("::error file=bad.trace,line=2,title=xiangshe%3A bad input::unknown act 献爵%0A")
+    assert result.exit_code == 2                     # the bad file in its place, the other still checked
+    bad, *others = result.stdout.splitlines()
+    assert bad.startswith("::error file=bad.trace,line=2,title=xiangshe%3A bad input::unknown act 献爵%0A")
+    assert others and all(o.startswith("::error file=plan.trace,") for o in others)
     (here / "xiangshe.toml").write_text('ignore = ["R1200"]\n', encoding="utf-8")
     result = invoke("plan.trace", "--format", "github")
     assert result.exit_code == 2 and result.stdout.startswith(

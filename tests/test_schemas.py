@@ -169,7 +169,7 @@ def test_counterexample_json_validates(depth: str, found: bool, examples: bool,
 
 def test_committed_trace_schema_is_the_generated_one() -> None:
     assert SCHEMA_PATH.read_text(encoding="utf-8") == render(trace_schema()), \
-        "schemas/trace.schema.json is stale: run python -m domain.schema --write"
+        "schemas/trace.schema.json is stale: run python -m xiangshe.domain.schema --write"
 
 
 def records(path: Path) -> list[dict]:

@@ -38,6 +38,10 @@ def test_hook_definition_is_complete() -> None:
     ("plans/my-staging.trace", True), ("plans/big.jsonl", True), ("plans/a.yaml", True),
     ("b.yml", True), ("notes.txt", False), ("plan.trace.bak", False),
     (".pre-commit-config.yaml", False), (".github/workflows/ci.yml", False),
+    ("plans/a.json", True), ("plans/A.YAML", True), ("plans/b.Trace", True), ("plans/c.JSONL", True),
+    ("plans/a.toml", False), ("plans/a.jsonc", False), ("package.json", False),
+    ("web/package-lock.json", False), (".vscode/settings.json", False), ("plans/.draft.trace", False),
+    ("trace.schema.json", False), ("plans/tsconfig.json", False),
 ])
 def test_hook_selects_stagings_only(path: str, selected: bool) -> None:
     h = hook()

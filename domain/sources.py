@@ -1,0 +1,243 @@
+"""Where stagings come from, and which reader each takes.
+
+The FILE arguments of `check` (and `report`) are
+
+- a file, read by its suffix, in any letter case: `.trace` the line format, `.jsonl` JSON Lines,
+  `.json` a JSON array of records, `.yaml` / `.yml` YAML; any other suffix is an input error (with
+  a "did you mean" where one is close), never read as something it may not be;
+- a directory: every staging file below it, recursively, sorted, by those suffixes; hidden files
+  and directories (a name starting with `.`) are skipped; a directory holding none is an error;
+- `-`: standard input, read as `--stdin-format` says (else by the suffix of `--stdin-filename`,
+  else the line format) and named in messages `--stdin-filename` or `<stdin>`.
+
+Every source is read up to the size limit and no further (parse.read_bounded). A source that cannot
+be used at all (no such file, an unknown suffix, an empty directory) is a `Source` carrying its
+error, so that it is reported in its place among the others.
+
+With no FILE, `check` checks the bundled canonical ceremony, but only when standard input holds
+nothing: `stdin_state` says whether it does (a terminal, a closed stream or an empty one hold
+nothing; a pipe, a file or a device with data, or an open pipe that stays silent, are refused by
+the caller, never silently ignored).
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import stat
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+from xiangshe.domain.errors import TraceError
+from xiangshe.domain.parse import READERS, TraceErrors, decode, read_bounded, read_path
+from xiangshe.domain.trace import Trace
+from xiangshe.domain.vocabulary import Vocabulary
+
+#: a staging file's suffix (lower-cased) → its reader (parse.READERS)
+SUFFIXES = {".trace": "trace", ".jsonl": "jsonl", ".json": "json", ".yaml": "yaml", ".yml": "yaml"}
+FORMATS = tuple(READERS)                  # what --stdin-format accepts
+STDIN = "-"
+STDIN_NAME = "<stdin>"
+#: with no FILE, how long an open pipe on standard input may stay silent before it is refused
+STDIN_WAIT = 1.0
+KNOWN = ".trace, .jsonl, .json, .yaml or .yml"
+
+
+@dataclass(frozen=True)
+class Source:
+    """One staging to read: a file (`path`), or standard input (`path` None); `error` if it cannot
+    be read at all."""
+
+    display: str                          # the name in messages, JSON, SARIF and JUnit
+    path: Path | None = None
+    fmt: str = "trace"
+    error: TraceErrors | None = None
+
+    def __str__(self) -> str:
+        return self.display
+
+    @property
+    def is_stdin(self) -> bool:
+        return self.path is None and self.error is None
+
+    def read(self, vocab: Vocabulary | None = None, stdin: BinaryIO | None = None) -> Trace:
+        """The trace; TraceErrors (located) if it cannot be read as one."""
+        if self.error is not None:
+            raise self.error
+        if self.path is None:
+            text = read_stdin(self.display, stdin)
+        else:
+            text = read_path(self.path, self.display)
+        return READERS[self.fmt](text, self.display, vocab)
+
+
+def _fail(display: str, message: str, line: int | None = None) -> Source:
+    return Source(display, error=TraceErrors([TraceError(display, line, message)]))
+
+
+def format_of(path: Path | str, display: str) -> str:
+    """The reader for a file, by its suffix in any letter case; TraceErrors for any other suffix."""
+    suffix = Path(path).suffix
+    fmt = SUFFIXES.get(suffix.lower())
+    if fmt is not None:
+        return fmt
+    what = suffix if suffix else "(no extension)"
+    close = difflib.get_close_matches(suffix.lower(), SUFFIXES, n=2, cutoff=0.75) if suffix else []
+    hint = f"did you mean {', '.join(close)}?" if close else None
+    raise TraceErrors([TraceError(display, None, f"unknown file type {what}; a staging is {KNOWN}",
+                                  hint=hint)])
+
+
+def parse_path(path: Path, display: str | None = None, vocab: Vocabulary | None = None) -> Trace:
+    """Read and parse a staging file by its suffix (see `format_of`)."""
+    shown = display or str(path)
+    return READERS[format_of(path, shown)](read_path(path, shown), shown, vocab)
+
+
+def _stdin_binary() -> BinaryIO | None:
+    stream = sys.stdin
+    return None if stream is None else getattr(stream, "buffer", stream)
+
+
+def read_stdin(display: str = STDIN_NAME, stream: BinaryIO | None = None) -> str:
+    """The text on standard input (or `stream`), read up to the size limit and no further."""
+    stream = stream if stream is not None else _stdin_binary()
+    if stream is None:
+        raise TraceErrors([TraceError(display, None, "cannot read: standard input is closed")])
+    return decode(read_bounded(stream, display), display)
+
+
+def stdin_source(stdin_format: str | None = None, stdin_filename: str | None = None) -> Source:
+    """Standard input as a source: read as `stdin_format`, else by the suffix of `stdin_filename`
+    when it is a staging suffix, else as the line format."""
+    fmt = stdin_format
+    if fmt is None and stdin_filename:
+        fmt = SUFFIXES.get(Path(stdin_filename).suffix.lower())
+    return Source(stdin_filename or STDIN_NAME, None, fmt or "trace")
+
+
+def _hidden(name: str) -> bool:
+    return name.startswith(".") and name not in (".", "..")
+
+
+def walk(directory: Path) -> list[Path]:
+    """The staging files below `directory`, recursively, sorted by their path (component by
+    component); hidden files and directories skipped, symbolic links to directories not followed.
+    OSError if a directory cannot be read."""
+    def fail(err: OSError) -> None:
+        raise err
+
+    found = []
+    for root, dirs, names in os.walk(directory, onerror=fail):
+        dirs[:] = [d for d in dirs if not _hidden(d)]
+        found += [Path(root) / n for n in names if not _hidden(n) and Path(n).suffix.lower() in SUFFIXES]
+    return sorted(found, key=lambda p: p.parts)
+
+
+def expand(args: Sequence[str], display: Callable[[Path], str], stdin_format: str | None = None,
+           stdin_filename: str | None = None) -> list[Source]:
+    """The sources that FILE arguments name, in order: files, the stagings below directories,
+    standard input for `-`. A file reached twice is read once."""
+    out: list[Source] = []
+    seen: set[Path] = set()
+    stdin_taken = False
+
+    def add(path: Path, shown: str) -> None:
+        key = path.resolve()
+        if key in seen:
+            return
+        seen.add(key)
+        try:
+            out.append(Source(shown, path, format_of(path, shown)))
+        except TraceErrors as err:
+            out.append(Source(shown, path, error=err))
+
+    for arg in args:
+        if arg == STDIN:
+            if stdin_taken:
+                out.append(_fail(STDIN, "standard input is named twice; it can be read once"))
+            else:
+                out.append(stdin_source(stdin_format, stdin_filename))
+            stdin_taken = True
+            continue
+        if not arg:                      # `check "$PLAN"` with PLAN unset: not the current directory
+            out.append(_fail("''", "an empty FILE argument; name a file, a directory (. for this one) or -"))
+            continue
+        path = Path(arg)
+        shown = display(path)
+        try:
+            info = path.stat()
+        except FileNotFoundError:
+            out.append(_fail(shown, "no such file"))
+            continue
+        except OSError as err:
+            out.append(_fail(shown, f"cannot read: {err.strerror or err}"))
+            continue
+        if not stat.S_ISDIR(info.st_mode):
+            add(path, shown)
+            continue
+        try:
+            found = walk(path)
+        except OSError as err:
+            where = display(Path(err.filename)) if err.filename else shown
+            out.append(_fail(where, f"cannot read the directory: {err.strerror or err}"))
+            continue
+        if not found:
+            out.append(_fail(shown, f"no staging files in this directory ({KNOWN}, "
+                                    "hidden ones skipped)"))
+        for p in found:
+            add(p, display(p))
+    return out
+
+
+def stdin_state(stream: object = None, wait: float = STDIN_WAIT) -> str:
+    """What standard input (or `stream`) holds, for a command given no FILE:
+
+    - "none": a terminal, a closed or invalid stream, an empty file, or a pipe or device that is at
+      its end (`< /dev/null`, `true |`) — nothing to read;
+    - "data": a pipe, file or device with data;
+    - "silent": an open pipe that sent nothing within `wait` seconds.
+
+    Only the first byte is read (from a pipe or device), and only to tell "data" from "none".
+    """
+    stream = sys.stdin if stream is None else stream
+    if stream is None:
+        return "none"
+    try:
+        fd = stream.fileno()                                   # type: ignore[attr-defined]
+    except (OSError, ValueError, AttributeError):              # an in-memory stream
+        try:
+            first = getattr(stream, "buffer", stream).read(1)  # type: ignore[attr-defined]
+        except (OSError, ValueError):
+            return "none"
+        return "data" if first else "none"
+    try:
+        info = os.fstat(fd)
+        if os.isatty(fd):
+            return "none"
+    except OSError:
+        return "none"
+    if stat.S_ISREG(info.st_mode):
+        try:
+            position = os.lseek(fd, 0, os.SEEK_CUR)
+        except OSError:
+            position = 0
+        return "data" if info.st_size > position else "none"
+    if stat.S_ISDIR(info.st_mode):
+        return "none"
+    import select
+    if hasattr(select, "poll"):                # a pipe, FIFO, socket or device: wait for a byte or EOF
+        poll = select.poll()
+        poll.register(fd, select.POLLIN | select.POLLPRI)
+        if not poll.poll(int(wait * 1000)):
+            return "silent"
+    try:
+        first = os.read(fd, 1)
+    except BlockingIOError:
+        return "silent"
+    except OSError:
+        return "none"
+    return "data" if first else "none"
