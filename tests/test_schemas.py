@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import copy
 import json
+import shutil
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -249,3 +252,75 @@ def test_completions_carry_gloss_and_slug() -> None:
     i = act["enum"].index("释获")
     assert len(act["enumDescriptions"]) == len(act["enum"])
     assert "(shi-huo)" in act["enumDescriptions"][i]
+
+
+# -- the schemas as other tools read them: ECMA-262 regexes, check-jsonschema ---------------------
+
+def _patterns(node, where: str = "#"):
+    """Every regex of a schema: `pattern` values and `patternProperties` keys, with where they are."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "pattern" and isinstance(value, str):
+                yield f"{where}/pattern", value
+            elif key == "patternProperties" and isinstance(value, dict):
+                yield from ((f"{where}/patternProperties", k) for k in value)
+            yield from _patterns(value, f"{where}/{key}")
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from _patterns(value, f"{where}/{i}")
+
+
+def test_every_regex_of_every_schema_is_ecma_262_unicode() -> None:
+    """JSON Schema regexes are ECMA-262 with the `u` flag, where `\\-` outside a class is a syntax
+    error (Python's re.escape writes it): check-jsonschema, editors and JS validators refuse it."""
+    import regress      # check-jsonschema's ECMA-262 engine (the test extra)
+    found = 0
+    for path in sorted((ROOT / "schemas").glob("*.schema.json")):
+        for where, pattern in _patterns(json.loads(path.read_text(encoding="utf-8"))):
+            found += 1
+            try:
+                regress.Regex(pattern, "u")
+            except regress.RegressError as err:
+                pytest.fail(f"{path.name} {where}: {pattern!r} is not ECMA-262 unicode: {err}")
+    assert found >= 10
+
+
+def test_the_unicode_regex_check_refuses_what_re_escape_writes() -> None:
+    import regress      # check-jsonschema's ECMA-262 engine (the test extra)
+    import re
+    with pytest.raises(regress.RegressError):
+        regress.Regex(f"^{re.escape('zhu-ren')}$", "u")
+    from xiangshe.domain.schema import ecma_escape
+    for word in ("zhu-ren", "a.b(c)|d", "乡射 #1"):
+        pattern = f"^{ecma_escape(word)}$"
+        regress.Regex(pattern, "u")
+        assert re.fullmatch(pattern, word)
+
+
+def check_jsonschema(*args: str) -> subprocess.CompletedProcess:
+    exe = shutil.which("check-jsonschema", path=str(Path(sys.executable).parent)) or \
+        shutil.which("check-jsonschema")
+    assert exe, "check-jsonschema is not installed: pip install -e '.[test]'"
+    return subprocess.run([exe, *args], capture_output=True, text=True, timeout=300)
+
+
+def test_check_jsonschema_in_its_default_mode_accepts_bundled_traces(tmp_path: Path) -> None:
+    """What docs/ci-example.yml runs: the schema as `xiangshe schema trace` prints it, bundled traces
+    as YAML and as a JSON array, check-jsonschema's default (ECMA-262 unicode) regexes."""
+    schema = tmp_path / "trace.schema.json"
+    schema.write_text(invoke("schema", "trace").stdout, encoding="utf-8")
+    docs = []
+    for path in [*VIOLATIONS[:3], VARIANTS[0]]:
+        recs = records(path)
+        doc = tmp_path / f"{path.stem}.yaml"
+        doc.write_text(yaml.safe_dump(recs, allow_unicode=True), encoding="utf-8")
+        docs.append(doc)
+    (tmp_path / "as-json.json").write_text(json.dumps(records(VIOLATIONS[3]), ensure_ascii=False),
+                                          encoding="utf-8")
+    docs.append(tmp_path / "as-json.json")
+    ok = check_jsonschema("--schemafile", str(schema), *map(str, docs))
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("- {actor: zhu-ren, act: 献爵, obj: jue-2}\n", encoding="utf-8")
+    refused = check_jsonschema("--schemafile", str(schema), str(bad))
+    assert refused.returncode == 1 and "bad.yaml" in refused.stdout + refused.stderr

@@ -5,6 +5,7 @@ example (docs/ci-example.yml) parse, select the right files, and their commands 
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
 import shutil
@@ -76,11 +77,66 @@ def test_ci_example_is_a_workflow_with_sarif_upload_and_junit_artifact() -> None
     assert upload["if"] == "always()" and upload["with"]["sarif_file"] == "xiangshe.sarif"
 
 
-def run_step(name: str, cwd: Path) -> subprocess.CompletedProcess:
-    """Run a step of the CI example in bash, `xiangshe` being this environment's installed xiangshe."""
+def test_ci_example_installs_xiangshe_from_its_repository_not_a_made_up_release() -> None:
+    """xiangshe is on no package index: the workflow checks out the repository the user names and
+    pip-installs that checkout; a pip requirement naming a version of xiangshe would fail."""
+    wf = workflow()
+    steps = wf["jobs"]["check"]["steps"]
+    checkout = [s for s in steps if s.get("uses", "").startswith("actions/checkout@")]
+    assert len(checkout) == 2 and "with" not in checkout[0]          # the plans, then xiangshe
+    xs = checkout[1]["with"]
+    assert xs["repository"] == "${{ env.XIANGSHE_REPOSITORY }}" and xs["ref"] == "${{ env.XIANGSHE_REF }}"
+    assert wf["env"]["XIANGSHE_REPOSITORY"] == "OWNER/xiangshe"      # a placeholder, documented
+    install = next(s for s in steps if s.get("name") == "Install xiangshe")["run"]
+    args = shlex.split(install)
+    assert args[:4] == ["python", "-m", "pip", "install"] and f"./{xs['path']}" in args
+    assert not any(re.match(r"xiangshe\s*[=<>~!]", a) for a in args), install
+    assert all(re.search(r"[<>=]", a) for a in args[4:] if not a.startswith("./")), "pin the tools"
+    assert steps.index(checkout[1]) < steps.index(next(s for s in steps if s.get("name") == "Install xiangshe"))
+    doc = (ROOT / "docs" / "workflows.md").read_text(encoding="utf-8")
+    assert "XIANGSHE_REPOSITORY" in doc and "OWNER/xiangshe" in doc
+
+
+@pytest.mark.skipif(BASH is None, reason="the workflow's steps are bash")
+def test_ci_example_stops_while_the_placeholder_is_left(tmp_path: Path) -> None:
+    wf = workflow()
+    env = {**os.environ, **wf["env"]}
+    stop = run_step("Is the xiangshe repository set?", tmp_path, env)
+    assert stop.returncode == 1 and "XIANGSHE_REPOSITORY" in stop.stderr
+    go = run_step("Is the xiangshe repository set?", tmp_path, env | {"XIANGSHE_REPOSITORY": "me/xiangshe"})
+    assert go.returncode == 0
+
+
+def run_step(name: str, cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
+    """Run a step of the CI example in bash, `xiangshe` being this environment's installed xiangshe
+    and this environment's scripts (check-jsonschema) on the PATH."""
     step = next(s for s in workflow()["jobs"]["check"]["steps"] if s.get("name") == name)
     prelude = f'set -eo pipefail\nxiangshe() {{ "{sys.executable}" -m xiangshe "$@"; }}\n'
-    return subprocess.run([BASH, "-c", prelude + step["run"]], cwd=cwd, capture_output=True, text=True)
+    env = dict(env if env is not None else os.environ)
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+    return subprocess.run([BASH, "-c", prelude + step["run"]], cwd=cwd, capture_output=True, text=True,
+                          env=env)
+
+
+@pytest.mark.skipif(BASH is None, reason="the workflow's steps are bash")
+def test_ci_example_schema_step_validates_yaml_plans(tmp_path: Path) -> None:
+    """The step as written: `xiangshe schema trace`, then check-jsonschema in its default mode
+    (ECMA-262 unicode regexes) on the YAML plans; a wrong word fails the job."""
+    from xiangshe.domain.parse import parse_file, to_jsonl
+
+    plans = tmp_path / "plans"
+    plans.mkdir()
+    shutil.copy(ROOT / "traces" / "canonical.trace", plans / "a.trace")      # not YAML: not validated
+    records = [json.loads(x) for x in
+               to_jsonl(parse_file(ROOT / "traces" / "violations" / "bu-guan-bu-shi.trace")).splitlines()]
+    (plans / "b.yaml").write_text(yaml.safe_dump(records, allow_unicode=True), encoding="utf-8")
+    assert run_step("List the plans", tmp_path).returncode == 0
+    ok = run_step("Validate YAML plans against the trace schema", tmp_path)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    (plans / "c.yml").write_text("- {actor: zhu-ren, act: 献爵, obj: jue-2}\n", encoding="utf-8")
+    assert run_step("List the plans", tmp_path).returncode == 0
+    bad = run_step("Validate YAML plans against the trace schema", tmp_path)
+    assert bad.returncode == 1 and "c.yml" in bad.stdout + bad.stderr
 
 
 @pytest.mark.skipif(BASH is None, reason="the workflow's steps are bash")
