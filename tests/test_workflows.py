@@ -182,3 +182,43 @@ def test_sarif_rules_carry_quotes_and_help_for_code_scanning() -> None:
     assert loc["artifactLocation"]["uri"] == "traces/violations/bu-guan-bu-shi.trace"
     assert loc["region"]["startLine"] == 35
     assert result["relatedLocations"][0]["physicalLocation"]["region"]["startLine"] == 134
+
+
+GIT = shutil.which("git")
+
+
+@pytest.mark.skipif(GIT is None, reason="pre-commit needs git")
+def test_pre_commit_try_repo_runs_the_hook_from_this_checkout(tmp_path: Path) -> None:
+    """pre-commit for real: it clones this checkout (with its uncommitted changes), builds its own
+    virtual environment and pip-installs the repository into it (a non-editable install, the
+    package index the only network), then runs the hook on a plans repository."""
+    if subprocess.run([GIT, "-C", str(ROOT), "rev-parse", "--git-dir"], capture_output=True).returncode:
+        pytest.skip("this checkout is not a git repository")
+    plans = tmp_path / "plans-repo"
+    (plans / "plans").mkdir(parents=True)
+    shutil.copy(ROOT / "traces" / "canonical.trace", plans / "plans" / "good.trace")
+    shutil.copy(ROOT / "traces" / "violations" / "bu-guan-bu-shi.trace", plans / "plans" / "bad.trace")
+    (plans / "notes.txt").write_text("not a staging\n", encoding="utf-8")
+    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home"), "NO_COLOR": "1",
+           "GIT_AUTHOR_NAME": "test", "GIT_AUTHOR_EMAIL": "test@example.invalid",
+           "GIT_COMMITTER_NAME": "test", "GIT_COMMITTER_EMAIL": "test@example.invalid"}
+    env.pop("XIANGSHE_LANG", None)
+    subprocess.run([GIT, "init", "-q", str(plans)], check=True, env=env)
+    subprocess.run([GIT, "add", "-A"], cwd=plans, check=True, env=env)
+
+    def try_repo() -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "pre_commit", "try-repo", str(ROOT), "xiangshe-check",
+                               "--all-files", "--color", "never"], cwd=plans, env=env,
+                              capture_output=True, text=True, timeout=900)
+
+    run = try_repo()
+    out = run.stdout + run.stderr
+    assert run.returncode == 1, out
+    assert "xiangshe check" in out and "Failed" in out
+    assert "plans/bad.trace:35: error:" in out and "[bu-guan-bu-shi R120 不贯不释]" in out
+    assert "plans/good.trace:" not in out.replace("plans/good.trace: scoring audit", "")
+    assert "notes.txt" not in out and "Traceback" not in out
+    (plans / "plans" / "bad.trace").unlink()            # the environment is reused: only the run again
+    subprocess.run([GIT, "add", "-A"], cwd=plans, check=True, env=env)
+    again = try_repo()
+    assert again.returncode == 0 and "Passed" in again.stdout, again.stdout + again.stderr
