@@ -264,29 +264,20 @@ def generate(output: Path | None, force: bool, fmt: str, arrows: tuple[str, ...]
 @click.argument("rule")
 @click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
 def explain(rule: str, fmt: str) -> None:
-    """Show RULE (ASCII id, Chinese name or catalogue id): quotes in context, contested readings,
-    a passing and a failing example."""
-    import json
+    """Show RULE (ASCII id, Chinese name or catalogue id, in any script or case): quotes in context,
+    contested readings, a passing and a failing example; or a machine (machine.<slug>: its states,
+    edges and their quotes) or a check of the scoring audit (audit.<catalogue>)."""
+    from xiangshe.constraints.explain import UnknownSubject, explain as gather, resolve
+    from xiangshe.reports.explain import explain_output
 
-    from xiangshe.constraints.rulebook import find_rule, rulebook
-    from xiangshe.domain.errors import did_you_mean
-    from xiangshe.reports import render
-
-    found = find_rule(rule)
-    if not found:
-        names = [r.id for r in rulebook()] + [r.name for r in rulebook()]
-        raise BadInput(f"error: no rule {rule}; {did_you_mean(rule, names)}")
-    from xiangshe.constraints.explain import explain as gather
-
-    stagings = [CANONICAL, *sorted((ROOT / "traces" / "variants").glob("*.trace"))]
-    out = []
-    for r in found:
-        x = gather(r, VIOLATIONS, stagings, ROOT)
-        out.append(render.explain_json(x) if fmt == "json" else render.explain_text(x))
-    if fmt == "json":
-        click.echo(json.dumps({"rules": out}, ensure_ascii=False, indent=2))
-    else:
-        click.echo("\n\n".join(out))
+    try:
+        subject = resolve(rule)
+    except UnknownSubject as err:
+        raise BadInput(f"error: {err}") from None
+    if isinstance(subject, list):
+        stagings = [CANONICAL, *sorted((ROOT / "traces" / "variants").glob("*.trace"))]
+        subject = [gather(r, VIOLATIONS, stagings, ROOT) for r in subject]
+    click.echo(explain_output(subject, fmt))
 
 
 @cli.command()

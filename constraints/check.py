@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from xiangshe.constraints.pattern import Context
 from xiangshe.constraints.rulebook import Rule, active_rules
-from xiangshe.constraints.scoring import RoundScore, audit
+from xiangshe.constraints.scoring import RoundScore, audit, audit_id
 from xiangshe.domain.errors import TraceError, did_you_mean
 from xiangshe.domain.gcpause import gc_paused
 from xiangshe.domain.parse import TraceErrors
@@ -120,7 +120,7 @@ def audit_findings(trace: Trace, rounds: Sequence[RoundScore]) -> list[Finding]:
     for rs in rounds:
         for c in rs.checks:
             if not c.ok:
-                out.append(Finding(f"audit.{c.catalogue.lower()}", "数获", c.catalogue, None, c.line,
+                out.append(Finding(audit_id(c.catalogue), "数获", c.catalogue, None, c.line,
                                    c.what, c.cite, "constraints/scoring.py  the scoring audit", (),
                                    trace.line_text(c.line) if c.line else ""))
     return out

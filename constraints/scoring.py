@@ -24,6 +24,26 @@ CITED = (("获而未释获", 102), ("不贯不释", None), ("不鼓不释", None
          ("二算为纯", None), ("一算为奇", None))
 WORDS = {"右": "右贤于左", "左": "左贤于右", "钧": "左右钧"}
 
+#: the checks of the audit that can fail, each a finding `audit.<catalogue>` (`audit_id`): catalogue
+#: id, what is checked, the quote of the text it checks
+AUDIT_CHECKS: tuple[tuple[str, str, str], ...] = (
+    ("R132", "the announcement (右贤于左 / 左贤于右 / 左右钧) agrees with the tallies",
+     "若右胜，则曰：“右贤于左。”"),
+    ("N01", "no shooter looses more than a set of four arrows (乘矢) in a round", "拾发，以将乘矢"),
+    ("N06", "no more than 72 tallies released in a round: of 80 (箭筹八十) eight stay in the 中",
+     "箭筹八十"),
+    ("N08", "no more than eight tallies for one pair in a round: the 中 holds eight", "凿背容八算"),
+)
+
+
+def audit_id(catalogue: str) -> str:
+    """The id of an audit check's findings.
+
+    >>> audit_id("R132")
+    'audit.r132'
+    """
+    return f"audit.{catalogue.lower()}"
+
 
 def _cite(quote: str, line: int | None = None) -> Citation:
     return TEXT.cite(quote, line)

@@ -63,6 +63,13 @@ def t(word: str) -> str:
     return ZH.get(word, word) if language() == "zh" else word
 
 
+def prose(text: str | None) -> str | None:
+    """English prose written in the data (a rule's reading, a machine's glosses): shown as written in
+    English output; under zh not shown, rather than mixing English into Chinese output (the
+    Chinese names, quotes and structure say the same)."""
+    return text if language() != "zh" else None
+
+
 def violations_summary(total: int, bad: int, traces: int, events: int) -> str:
     """`1 violation in 1 of 1 trace (22 events)`."""
     if language() == "zh":

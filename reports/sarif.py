@@ -13,28 +13,13 @@ from urllib.parse import quote
 
 from xiangshe.constraints.check import Finding, Result
 from xiangshe.constraints.rulebook import Rule
+from xiangshe.constraints.scoring import AUDIT_CHECKS, audit_id
 from xiangshe.domain.text import TEXT, Citation
 from xiangshe.fsm.table import Table, tables
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 TEXT_URI = "domain/xiangsheli.txt"
 AUDIT_DEFINED = "constraints/scoring.py"
-
-#: the checks of the scoring audit that can fail (constraints/scoring.py; check.audit_findings names
-#: them audit.<catalogue>): catalogue id, what is checked, the quote of the text it checks
-AUDIT_CHECKS: tuple[tuple[str, str, str], ...] = (
-    ("R132", "the announcement (右贤于左 / 左贤于右 / 左右钧) agrees with the tallies",
-     "若右胜，则曰：“右贤于左。”"),
-    ("N01", "no shooter looses more than a set of four arrows (乘矢) in a round", "拾发，以将乘矢"),
-    ("N06", "no more than 72 tallies released in a round: of 80 (箭筹八十) eight stay in the 中",
-     "箭筹八十"),
-    ("N08", "no more than eight tallies for one pair in a round: the 中 holds eight", "凿背容八算"),
-)
-
-
-def audit_id(catalogue: str) -> str:
-    return f"audit.{catalogue.lower()}"
-
 
 def artifact_uri(path: str) -> str:
     """A trace path as a SARIF URI reference: relative paths stay relative (with / separators and
