@@ -413,7 +413,7 @@ def query(kind: str, pattern, first, then_, after, forbid, a_, b_, same: tuple[s
     if same:
         data["same"] = {k: (v or k) for k, _, v in (x.partition("=") for x in same)}
     try:
-        template = _template(data, vocabulary(), "query", 0)
+        template = _template(dict(data), vocabulary(), "query", 0)     # it takes what it reads
     except InputError as err:
         raise _bad(err) from None
     prop = Rule("query", "查询", None, "encoded", (TEXT.cite("乡射之礼"),), template, "query", 0)
@@ -435,7 +435,9 @@ def query(kind: str, pattern, first, then_, after, forbid, a_, b_, same: tuple[s
                    f"holds for every trace of at most {depth} steps that the machines and the "
                    f"{sum(r.encoded for r in rules_in_force)} rules allow (a bounded check, not a proof)")
         sys.exit(0)
-    click.echo(f"inconclusive: the solver gave up ({outcome.reason})")
+    doc |= {"holds": None, "outcome": f"unknown: {outcome.reason}"}
+    click.echo(json.dumps(doc, ensure_ascii=False, indent=2) if fmt == "json" else
+               f"inconclusive: the solver gave up ({outcome.reason})")
     sys.exit(3)
 
 
@@ -537,7 +539,8 @@ def coverage(fmt: str, show_all: bool, minimum: float | None) -> None:
 
 
 @cli.command()
-@click.argument("name", type=click.Choice(["check", "trace", "rules", "coverage", "counterexample"]))
+@click.argument("name", type=click.Choice(["check", "trace", "rules", "explain", "coverage",
+                                            "counterexample", "query", "check-rules"]))
 def schema(name: str) -> None:
     """Print the JSON Schema of NAME: `trace` files, or the JSON output of a command."""
     from xiangshe import schemas

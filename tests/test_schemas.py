@@ -81,8 +81,8 @@ def test_schema_command_offers_every_schema_and_refuses_others() -> None:
 def test_schemas_are_packaged() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     setup = project["tool"]["setuptools"]
-    assert "schemas" in setup["packages"]
-    assert "*.json" in setup["package-data"]["schemas"]
+    assert "xiangshe.schemas" in setup["packages"]
+    assert "*.json" in setup["package-data"]["xiangshe.schemas"]
 
 
 # -- check -------------------------------------------------------------------------------------
@@ -310,12 +310,12 @@ def test_check_jsonschema_in_its_default_mode_accepts_bundled_traces(tmp_path: P
     schema = tmp_path / "trace.schema.json"
     schema.write_text(invoke("schema", "trace").stdout, encoding="utf-8")
     docs = []
-    for path in [*VIOLATIONS[:3], VARIANTS[0]]:
+    for path in VIOLATIONS[:4]:
         recs = records(path)
         doc = tmp_path / f"{path.stem}.yaml"
         doc.write_text(yaml.safe_dump(recs, allow_unicode=True), encoding="utf-8")
         docs.append(doc)
-    (tmp_path / "as-json.json").write_text(json.dumps(records(VIOLATIONS[3]), ensure_ascii=False),
+    (tmp_path / "as-json.json").write_text(json.dumps(records(VIOLATIONS[4]), ensure_ascii=False),
                                           encoding="utf-8")
     docs.append(tmp_path / "as-json.json")
     ok = check_jsonschema("--schemafile", str(schema), *map(str, docs))
@@ -324,3 +324,101 @@ def test_check_jsonschema_in_its_default_mode_accepts_bundled_traces(tmp_path: P
     bad.write_text("- {actor: zhu-ren, act: 献爵, obj: jue-2}\n", encoding="utf-8")
     refused = check_jsonschema("--schemafile", str(schema), str(bad))
     assert refused.returncode == 1 and "bad.yaml" in refused.stdout + refused.stderr
+
+
+# -- explain, query, check-rules: every command with --format json has its schema ----------------
+
+def test_every_command_with_json_output_has_a_schema() -> None:
+    import click
+    with_json = sorted(name for name, cmd in cli.commands.items()
+                       for p in cmd.params if p.name == "fmt" and isinstance(p.type, click.Choice)
+                       and "json" in p.type.choices)
+    assert {"check", "rules", "explain", "coverage", "counterexample", "query", "check-rules"} <= set(with_json)
+    assert set(with_json) <= set(schemas.NAMES), set(with_json) - set(schemas.NAMES)
+
+
+def test_explain_schema_describes_rules_as_the_rules_schema_does() -> None:
+    explained = schemas.load("explain")["$defs"]
+    listed = schemas.load("rules")["$defs"]
+    rule = dict(listed["rule"])
+    rule.pop("additionalProperties")
+    assert explained["rule"] == rule and explained["quote"] == listed["quote"]
+
+
+@pytest.mark.parametrize("word", ["R120", "R108", "wu-jie", "dian-jue-er-ci", "shang-she-tui-yu-wu-yi-gan",
+                                  "fan-dian-zhe-yu-zuo-jiang-ju-zhe-yu-you"])
+def test_explain_json_of_rules_validates(word: str) -> None:
+    doc = json.loads(invoke("explain", word, "--format", "json").stdout)
+    assert_valid("explain", doc)
+
+
+@pytest.mark.parametrize("word", ["machine.jue", "machine.she-zhe", "machine.si-she", "audit.r132", "audit.n08"])
+def test_explain_json_of_machines_and_audit_checks_validates(word: str) -> None:
+    doc = json.loads(invoke("explain", word, "--format", "json").stdout)
+    assert_valid("explain", doc)
+
+
+def test_explain_schema_is_strict() -> None:
+    v = validator("explain")
+    doc = json.loads(invoke("explain", "不贯不释", "--format", "json").stdout)
+    assert v.is_valid(doc)
+    for mutate in (lambda d: d["rules"][0].pop("examples"),
+                   lambda d: d["rules"][0].__setitem__("extra", 1),
+                   lambda d: d["rules"][0]["examples"]["failing"].pop("window"),
+                   lambda d: d["rules"][0]["contested"][0]["options"][0].pop("encoded"),
+                   lambda d: d.__setitem__("machines", []),
+                   lambda d: d.pop("rules")):
+        bad = copy.deepcopy(doc)
+        mutate(bad)
+        assert not v.is_valid(bad)
+    machine = json.loads(invoke("explain", "machine.jue", "--format", "json").stdout)
+    machine["machines"][0]["edges"][0].pop("quote")
+    assert not v.is_valid(machine)
+
+
+QUERIES = [
+    ("absence", "--pattern", "司射 升 * actor.司射=袒·搢扑", "--depth", "3"),
+    ("precedence", "--first", "* 洗 爵|觯", "--then", "* 实 爵|觯", "--same", "obj", "--depth", "4"),
+    ("at_most", "--pattern", "主人 献 爵", "-n", "40", "--depth", "2"),
+]
+
+
+@pytest.mark.parametrize("args", QUERIES, ids=lambda a: a[0])
+def test_query_json_validates(args: tuple[str, ...]) -> None:
+    result = invoke("query", *args, "--format", "json")
+    assert result.exit_code in (0, 1), result.output
+    doc = json.loads(result.stdout)
+    assert doc["holds"] is (result.exit_code == 0)
+    assert doc["property"]["kind"] == args[0]                 # the property asked, as given
+    assert_valid("query", doc)
+    if not doc["holds"]:
+        doc.pop("counterexample")
+        assert not validator("query").is_valid(doc)
+
+
+def test_query_json_when_the_solver_gives_up_validates(monkeypatch: pytest.MonkeyPatch) -> None:
+    from xiangshe.constraints import search
+    monkeypatch.setattr(search, "refute", lambda *a, **k: search.Unknown("timeout", 3))
+    result = invoke("query", *QUERIES[0], "--format", "json")
+    assert result.exit_code == 3
+    doc = json.loads(result.stdout)
+    assert doc["holds"] is None and doc["outcome"] == "unknown: timeout"
+    assert_valid("query", doc)
+    doc.pop("outcome")
+    assert not validator("query").is_valid(doc)
+
+
+def test_check_rules_json_validates_and_the_schema_is_strict() -> None:
+    result = invoke("check-rules", "--format", "json", "--redundancy", "3", "--jobs", "1")
+    doc = json.loads(result.stdout)
+    assert {c["check"] for c in doc["checks"]} == {"quotes", "machines", "vacuity", "consistency",
+                                                    "redundancy"}
+    assert_valid("check-rules", doc)
+    v = validator("check-rules")
+    for mutate in (lambda d: d["checks"][0].pop("location"),
+                   lambda d: d["checks"][0].__setitem__("severity", "fatal"),
+                   lambda d: d["checks"][0].__setitem__("check", "spelling"),
+                   lambda d: d.pop("ok")):
+        bad = copy.deepcopy(doc)
+        mutate(bad)
+        assert not v.is_valid(bad)
