@@ -190,9 +190,8 @@ def report(file: Path, output: Path | None, force: bool, reading: tuple[str, ...
     elif not output.parent.is_dir():
         raise BadInput(f"{_display(output)}: error: no such directory {_display(output.parent)}")
     _save(output, html_report(trace, result, chosen, f"xiangshe {VERSION}"), force)
-    n = len(result.findings)
-    click.echo(f"wrote {_display(output)}: {result.events} events, "
-               + (f"{n} violation{'s' if n != 1 else ''}" if n else "no violations"), err=True)
+    from xiangshe.reports.messages import wrote_report
+    click.echo(wrote_report(_display(output), result.events, len(result.findings)), err=True)
     sys.exit(0 if result.ok else 1)
 
 
@@ -319,15 +318,14 @@ def counterexample(rule: str, depth: int, output: Path | None, force: bool, fmt:
     doc = {"rule": target.id, "name": target.name, "catalogue": target.catalogue, "depth": depth,
            "found": isinstance(outcome, Refuted), "steps": getattr(outcome, "steps", None),
            "trace_file": None, "readings": chosen}
+    from xiangshe.reports import messages
+
     if isinstance(outcome, Exhausted):
         doc["outcome"] = f"none up to {depth} steps"
-        said = (f"{target.location}: no counterexample to {target.id} of at most {depth} steps "
-                "among the acts and objects it and the rules it triggers involve (a bounded "
-                "search, not a proof)")
+        said = messages.no_counterexample(target.location, target.id, depth)
     elif isinstance(outcome, Unknown):
         doc["outcome"] = f"unknown: {outcome.reason}"
-        said = (f"{target.location}: inconclusive: the solver gave up at {outcome.depth} steps "
-                f"({outcome.reason})")
+        said = messages.solver_gave_up(target.location, outcome.depth, outcome.reason)
     text = source = None
     if isinstance(outcome, Refuted):
         text = minimise(outcome.text, target, rules_in_force, chosen)
@@ -358,8 +356,7 @@ def counterexample(rule: str, depth: int, output: Path | None, force: bool, fmt:
         click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
     else:
         if source is not None:
-            click.echo(f"{said}\n{target.location}: a counterexample all the same: the bundled violating "
-                       f"example {source}, minimised (not shown to be a shortest one)")
+            click.echo(f"{said}\n{messages.bundled_counterexample(target.location, source)}")
         click.echo(render.counterexample_text(target, trace, steps, doc["trace_file"], source is None))
     sys.exit(1)
 
@@ -431,13 +428,14 @@ def query(kind: str, pattern, first, then_, after, forbid, a_, b_, same: tuple[s
                                               outcome.steps, _display(output) if output else None))
         sys.exit(1)
     if isinstance(outcome, Exhausted):
+        from xiangshe.reports.messages import query_holds
         click.echo(json.dumps(doc, ensure_ascii=False, indent=2) if fmt == "json" else
-                   f"holds for every trace of at most {depth} steps that the machines and the "
-                   f"{sum(r.encoded for r in rules_in_force)} rules allow (a bounded check, not a proof)")
+                   query_holds(depth, sum(r.encoded for r in rules_in_force)))
         sys.exit(0)
     doc |= {"holds": None, "outcome": f"unknown: {outcome.reason}"}
+    from xiangshe.reports.messages import solver_gave_up
     click.echo(json.dumps(doc, ensure_ascii=False, indent=2) if fmt == "json" else
-               f"inconclusive: the solver gave up ({outcome.reason})")
+               solver_gave_up(None, None, outcome.reason))
     sys.exit(3)
 
 
@@ -489,16 +487,8 @@ def check_rules(fmt: str, redundancy: int, search_all: bool, jobs: int, reading:
              "message": i.message, "location": i.location, "quote": i.quote,
              "source_line": i.source_line} for i in report.items]}, ensure_ascii=False, indent=2))
     else:
-        for i in report.items:
-            if not i.ok or i.severity == "warning" or (i.severity == "note" and search_all):
-                where = f"{i.location}: " if i.location else ""
-                click.echo(f"{where}{i.severity if not i.ok else 'note'}: {i.check}: {i.subject}: {i.message}")
-        by = {}
-        for i in report.items:
-            good, total = by.get(i.check, (0, 0))
-            by[i.check] = (good + (i.ok or i.severity != "error"), total + 1)
-        click.echo("; ".join(f"{c} {g}/{t}" for c, (g, t) in by.items()) +
-                   (" — ok" if report.ok else " — FAILED"))
+        from xiangshe.reports.render import rulecheck_text
+        click.echo(rulecheck_text(report, search_all))
     sys.exit(0 if report.ok else 1)
 
 
@@ -526,14 +516,8 @@ def coverage(fmt: str, show_all: bool, minimum: float | None) -> None:
              "cited": sorted(set(c.cited)), "descriptive": c.descriptive} for c in cov.clauses]}
         click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
     else:
-        for c in cov.clauses:
-            if show_all or not c.accounted:
-                how = ("enacted " if c.enacted else "") + ("cited " if c.cited else "") + \
-                      ("descriptive " if c.descriptive else "")
-                click.echo(f"xiangsheli.txt:{c.line}: {how.strip() or 'UNCOVERED'}  「{c.text}」")
-        click.echo(f"{totals['clauses']} clauses: {totals['enacted']} enacted, {totals['cited']} cited, "
-                   f"{totals['descriptive']} descriptive, {totals['uncovered']} uncovered — "
-                   f"{totals['percent_accounted']}% accounted for")
+        from xiangshe.reports.render import coverage_text
+        click.echo(coverage_text(cov, totals, show_all))
     if minimum is not None and totals["percent_accounted"] < minimum:
         sys.exit(1)
 
