@@ -23,7 +23,7 @@ def finding_text(f: Finding, path: str) -> str:
     crumbs = "  " + " › ".join(heads) if heads else ""
     if prose(f.reading):
         out.append(f"  {t('why'):<5} {f.reading}")
-    out.append(f"  {t('rule'):<5} {f.defined}{crumbs}")
+    out.append(f"  {t('rule'):<5} {msg.sentence('FRAME', f.defined)}{crumbs}")
     out.append(f"  {t('text'):<5} {f.citation}")
     return "\n".join(out)
 
@@ -84,7 +84,7 @@ def check_text(results: Sequence[Result], readings: dict[str, str] | None = None
         out.append(ok_summary(len(results), events))
     if readings is not None:
         from xiangshe.constraints.readings import describe
-        out.append(f"{t('readings')}: {describe(readings)}")
+        out.append(f"{t('readings')}: {msg.sentence('FRAME', describe(readings))}")
     return "\n".join(out)
 
 

@@ -47,6 +47,12 @@ FINDINGS: Table = [
      lambda m: f"告{m[1]}；算数为右 {m[2]}、左 {m[3]}：当告{m[4]}" + (f"，{m[5]}" if m[5] else "")),
 ]
 
+#: where a finding's rule is defined (constraints/check.py), the readings followed (constraints/readings.py)
+FRAME: Table = [
+    (re.compile(r"  the scoring audit$"), "  计分核查"),
+    (re.compile(r" \(not the default\)"), "（非默认）"),
+]
+
 #: why an arrow scores or not (constraints/scoring.py)
 ARROWS: Table = [
     (re.compile(r"^round 1: 获而未释获 \(hits are called, not tallied\)$"), "第一番：获而未释获（唱获而不释算）"),

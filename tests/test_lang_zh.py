@@ -11,6 +11,7 @@ import re
 from functools import cache
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -18,7 +19,7 @@ from xiangshe.verify import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 TRACES = sorted((ROOT / "traces").rglob("*.trace"))
-PATH = re.compile(r"(?<![\w/.-])([\w./-]+\.(?:trace|md|toml|txt|py|jsonl|ya?ml|html))(?=[:\s),;，）]|$)")
+PATH = re.compile(r"(?<![\w/.-])([\w./-]+\.(?:trace|md|toml|txt|py|jsonl|ya?ml|html))(?=[:\s),;，）：]|$)")
 WORD = re.compile(r"[A-Za-z][A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+)*")
 QUOTED = re.compile(r"「[^「」]*」")
 WINDOW = re.compile(r"^\s*[✓✗▸ ]?\s*(\d+) \| (.*)$")
@@ -45,9 +46,12 @@ def allowed() -> frozenset[str]:
     # the trace language: event keys, the keys of patterns, person conditions
     words |= {*v.event_keys, "phase", "round", "obj", "state", "actor", "role", "rank", "side", "pair",
               "cast", "none"}
+    words |= {f"{who}.{a}" for who in ("actor", *v.event_keys) for a in ("role", "rank", "side", "pair")}
+    words |= {"obj.state"}
     # the program and its commands and options, where a line says what to run
     words |= {"xiangshe", *cli.commands}
-    words |= {o.lstrip("-") for c in cli.commands.values() for p in c.params for o in p.opts}
+    words |= {o.lstrip("-") for c in cli.commands.values() for p in c.params
+              if isinstance(p, click.Option) for o in p.opts if o.startswith("--")}
     words |= {"z3"}                                         # the solver's name
     words |= {"xiangsheli.txt"}                             # the text, as citations name it
     return frozenset(words)
