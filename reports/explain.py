@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from xiangshe.constraints.explain import AuditCheck, Explanation
 from xiangshe.domain.text import TEXT, Citation
 from xiangshe.fsm.table import Table
-from xiangshe.reports.messages import prose, t
+from xiangshe.reports.messages import label, prose, t
 
 
 def _in_context(c: Citation) -> str:
@@ -34,13 +34,13 @@ def machine_text(table: Table) -> str:
     glosses = dict(table.state_gloss)
     width = max(len(s) for s in table.states)
     out = [f"{table.name}  (machine.{table.slug})",
-           f"  {t('defined'):<8} {table.path}"]
+           f"  {label('defined')}{table.path}"]
     if prose(table.gloss):
-        out.append(f"  {t('gloss'):<8} {prose(table.gloss)}")
-    out += [f"  {t('runs'):<8} {_runs(table)}",
-            f"  {t('initial'):<8} {table.initial}"]
+        out.append(f"  {label('gloss')}{prose(table.gloss)}")
+    out += [f"  {label('runs')}{_runs(table)}",
+            f"  {label('initial')}{table.initial}"]
     if table.final:
-        out.append(f"  {t('final'):<8} {', '.join(table.final)}")
+        out.append(f"  {label('final')}{', '.join(table.final)}")
     out.append(f"  {t('states')}:")
     for s in table.states:
         out.append(f"    {s:<{width}}  {prose(glosses.get(s)) or ''}".rstrip())
@@ -71,8 +71,8 @@ def machine_json(table: Table) -> dict:
 def audit_text(check: AuditCheck) -> str:
     """A check of the scoring audit: what it checks, where, and the text it checks."""
     return "\n".join([f"数获  ({check.id}, {check.catalogue})",
-                      f"  {t('defined'):<8} {check.defined}  {t('the scoring audit')}",
-                      f"  {t('checks'):<8} {t(check.what)}",
+                      f"  {label('defined')}{check.defined}  {t('the scoring audit')}",
+                      f"  {label('checks')}{t(check.what)}",
                       f"  {t('text')}:",
                       f"    {_in_context(check.citation)}"])
 

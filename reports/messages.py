@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+import unicodedata
 
 LANGUAGES = ("en", "zh")
 _language: str | None = None
@@ -123,6 +124,18 @@ def prose(text: str | None) -> str | None:
     English output; under zh not shown, rather than mixing English into Chinese output (the
     Chinese names, quotes and structure say the same)."""
     return text if language() != "zh" else None
+
+
+def label(word: str, width: int = 8) -> str:
+    """A label of `explain` in the language in force, padded to `width` columns and a space (a
+    Chinese character takes two columns).
+
+    >>> label("kind") + "|"
+    'kind     |'
+    """
+    shown = t(word)
+    columns = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in shown)
+    return shown + " " * (max(0, width - columns) + 1)
 
 
 def zh() -> bool:

@@ -9,7 +9,7 @@ from xiangshe.constraints.check import Finding, Result
 from xiangshe.constraints.rulebook import Rule
 from xiangshe.domain.text import TEXT
 from xiangshe.reports import messages as msg
-from xiangshe.reports.messages import ok_summary, prose, t, violations_summary
+from xiangshe.reports.messages import label, ok_summary, prose, t, violations_summary
 
 
 def finding_text(f: Finding, path: str) -> str:
@@ -144,21 +144,21 @@ def explain_text(x) -> str:
     r = x.rule
     heads = msg.headings(r.headings)
     out = [f"{r.name}  ({r.id}{', ' + r.catalogue if r.catalogue else ''})",
-           f"  {t('defined'):<8} {r.location}" + ("  " + " › ".join(heads) if heads else ""),
-           f"  {t('status'):<8} {t(r.status)}" + (f": {prose(r.reason)}" if prose(r.reason) else "")]
+           f"  {label('defined')}{r.location}" + ("  " + " › ".join(heads) if heads else ""),
+           f"  {label('status')}{t(r.status)}" + (f": {prose(r.reason)}" if prose(r.reason) else "")]
     if r.template is not None:
-        out.append(f"  {t('kind'):<8} {t(r.template.kind)}")
+        out.append(f"  {label('kind')}{t(r.template.kind)}")
         for name in r.template.fields:
-            out.append(f"  {t(name):<8} {_quoted(getattr(r.template, name))}")
+            out.append(f"  {label(name)}{_quoted(getattr(r.template, name))}")
         same = getattr(r.template, "same", ())
         if same:
-            out.append(f"  {t('same'):<8} " + ", ".join(a if a == b else f"{a}={b}" for a, b in same))
+            out.append(f"  {label('same')}" + ", ".join(a if a == b else f"{a}={b}" for a, b in same))
         for name in ("who", "partner", "n", "op"):
             if hasattr(r.template, name):
                 value = getattr(r.template, name)
-                out.append(f"  {t(name):<8} {_quoted(value) if name in ('who', 'partner') else value}")
+                out.append(f"  {label(name)}{_quoted(value) if name in ('who', 'partner') else value}")
     if prose(r.reading):
-        out.append(f"  {t('reading'):<8} {r.reading}")
+        out.append(f"  {label('reading')}{r.reading}")
     out.append(f"  {t('text')}:")
     for c in r.citations:
         before, quote, after = TEXT.context(c)
