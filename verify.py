@@ -338,9 +338,8 @@ def report(file: str, output: Path | None, force: bool, reading: tuple[str, ...]
     elif not output.parent.is_dir():
         raise BadInput(f"{_display(output)}: error: no such directory {_display(output.parent)}")
     _save(output, html_report(trace, result, chosen, f"xiangshe {VERSION}"), force)
-    n = len(result.findings)
-    click.echo(f"wrote {_display(output)}: {result.events} events, "
-               + (f"{n} violation{'s' if n != 1 else ''}" if n else "no violations"), err=True)
+    from xiangshe.reports.messages import wrote_report
+    click.echo(wrote_report(_display(output), result.events, len(result.findings)), err=True)
     sys.exit(0 if result.ok else 1)
 
 
@@ -412,29 +411,20 @@ def generate(output: Path | None, force: bool, fmt: str, arrows: tuple[str, ...]
 @click.argument("rule")
 @click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
 def explain(rule: str, fmt: str) -> None:
-    """Show RULE (ASCII id, Chinese name or catalogue id): quotes in context, contested readings,
-    a passing and a failing example."""
-    import json
+    """Show RULE (ASCII id, Chinese name or catalogue id, in any script or case): quotes in context,
+    contested readings, a passing and a failing example; or a machine (machine.<slug>: its states,
+    edges and their quotes) or a check of the scoring audit (audit.<catalogue>)."""
+    from xiangshe.constraints.explain import UnknownSubject, explain as gather, resolve
+    from xiangshe.reports.explain import explain_output
 
-    from xiangshe.constraints.rulebook import find_rule, rulebook
-    from xiangshe.domain.errors import did_you_mean
-    from xiangshe.reports import render
-
-    found = find_rule(rule)
-    if not found:
-        names = [r.id for r in rulebook()] + [r.name for r in rulebook()]
-        raise BadInput(f"error: no rule {rule}; {did_you_mean(rule, names)}")
-    from xiangshe.constraints.explain import explain as gather
-
-    stagings = [CANONICAL, *sorted((ROOT / "traces" / "variants").glob("*.trace"))]
-    out = []
-    for r in found:
-        x = gather(r, VIOLATIONS, stagings, ROOT)
-        out.append(render.explain_json(x) if fmt == "json" else render.explain_text(x))
-    if fmt == "json":
-        click.echo(json.dumps({"rules": out}, ensure_ascii=False, indent=2))
-    else:
-        click.echo("\n\n".join(out))
+    try:
+        subject = resolve(rule)
+    except UnknownSubject as err:
+        raise BadInput(f"error: {err}") from None
+    if isinstance(subject, list):
+        stagings = [CANONICAL, *sorted((ROOT / "traces" / "variants").glob("*.trace"))]
+        subject = [gather(r, VIOLATIONS, stagings, ROOT) for r in subject]
+    click.echo(explain_output(subject, fmt))
 
 
 @cli.command()
@@ -476,15 +466,14 @@ def counterexample(rule: str, depth: int, output: Path | None, force: bool, fmt:
     doc = {"rule": target.id, "name": target.name, "catalogue": target.catalogue, "depth": depth,
            "found": isinstance(outcome, Refuted), "steps": getattr(outcome, "steps", None),
            "trace_file": None, "readings": chosen}
+    from xiangshe.reports import messages
+
     if isinstance(outcome, Exhausted):
         doc["outcome"] = f"none up to {depth} steps"
-        said = (f"{target.location}: no counterexample to {target.id} of at most {depth} steps "
-                "among the acts and objects it and the rules it triggers involve (a bounded "
-                "search, not a proof)")
+        said = messages.no_counterexample(target.location, target.id, depth)
     elif isinstance(outcome, Unknown):
         doc["outcome"] = f"unknown: {outcome.reason}"
-        said = (f"{target.location}: inconclusive: the solver gave up at {outcome.depth} steps "
-                f"({outcome.reason})")
+        said = messages.solver_gave_up(target.location, outcome.depth, outcome.reason)
     text = source = None
     if isinstance(outcome, Refuted):
         text = minimise(outcome.text, target, rules_in_force, chosen)
@@ -515,8 +504,7 @@ def counterexample(rule: str, depth: int, output: Path | None, force: bool, fmt:
         click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
     else:
         if source is not None:
-            click.echo(f"{said}\n{target.location}: a counterexample all the same: the bundled violating "
-                       f"example {source}, minimised (not shown to be a shortest one)")
+            click.echo(f"{said}\n{messages.bundled_counterexample(target.location, source)}")
         click.echo(render.counterexample_text(target, trace, steps, doc["trace_file"], source is None))
     sys.exit(1)
 
@@ -570,7 +558,7 @@ def query(kind: str, pattern, first, then_, after, forbid, a_, b_, same: tuple[s
     if same:
         data["same"] = {k: (v or k) for k, _, v in (x.partition("=") for x in same)}
     try:
-        template = _template(data, vocabulary(), "query", 0)
+        template = _template(dict(data), vocabulary(), "query", 0)     # it takes what it reads
     except InputError as err:
         raise _bad(err) from None
     prop = Rule("query", "查询", None, "encoded", (TEXT.cite("乡射之礼"),), template, "query", 0)
@@ -588,11 +576,14 @@ def query(kind: str, pattern, first, then_, after, forbid, a_, b_, same: tuple[s
                                               outcome.steps, _display(output) if output else None))
         sys.exit(1)
     if isinstance(outcome, Exhausted):
+        from xiangshe.reports.messages import query_holds
         click.echo(json.dumps(doc, ensure_ascii=False, indent=2) if fmt == "json" else
-                   f"holds for every trace of at most {depth} steps that the machines and the "
-                   f"{sum(r.encoded for r in rules_in_force)} rules allow (a bounded check, not a proof)")
+                   query_holds(depth, sum(r.encoded for r in rules_in_force)))
         sys.exit(0)
-    click.echo(f"inconclusive: the solver gave up ({outcome.reason})")
+    doc |= {"holds": None, "outcome": f"unknown: {outcome.reason}"}
+    from xiangshe.reports.messages import solver_gave_up
+    click.echo(json.dumps(doc, ensure_ascii=False, indent=2) if fmt == "json" else
+               solver_gave_up(None, None, outcome.reason))
     sys.exit(3)
 
 
@@ -644,16 +635,8 @@ def check_rules(fmt: str, redundancy: int, search_all: bool, jobs: int, reading:
              "message": i.message, "location": i.location, "quote": i.quote,
              "source_line": i.source_line} for i in report.items]}, ensure_ascii=False, indent=2))
     else:
-        for i in report.items:
-            if not i.ok or i.severity == "warning" or (i.severity == "note" and search_all):
-                where = f"{i.location}: " if i.location else ""
-                click.echo(f"{where}{i.severity if not i.ok else 'note'}: {i.check}: {i.subject}: {i.message}")
-        by = {}
-        for i in report.items:
-            good, total = by.get(i.check, (0, 0))
-            by[i.check] = (good + (i.ok or i.severity != "error"), total + 1)
-        click.echo("; ".join(f"{c} {g}/{t}" for c, (g, t) in by.items()) +
-                   (" — ok" if report.ok else " — FAILED"))
+        from xiangshe.reports.render import rulecheck_text
+        click.echo(rulecheck_text(report, search_all))
     sys.exit(0 if report.ok else 1)
 
 
@@ -681,20 +664,15 @@ def coverage(fmt: str, show_all: bool, minimum: float | None) -> None:
              "cited": sorted(set(c.cited)), "descriptive": c.descriptive} for c in cov.clauses]}
         click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
     else:
-        for c in cov.clauses:
-            if show_all or not c.accounted:
-                how = ("enacted " if c.enacted else "") + ("cited " if c.cited else "") + \
-                      ("descriptive " if c.descriptive else "")
-                click.echo(f"xiangsheli.txt:{c.line}: {how.strip() or 'UNCOVERED'}  「{c.text}」")
-        click.echo(f"{totals['clauses']} clauses: {totals['enacted']} enacted, {totals['cited']} cited, "
-                   f"{totals['descriptive']} descriptive, {totals['uncovered']} uncovered — "
-                   f"{totals['percent_accounted']}% accounted for")
+        from xiangshe.reports.render import coverage_text
+        click.echo(coverage_text(cov, totals, show_all))
     if minimum is not None and totals["percent_accounted"] < minimum:
         sys.exit(1)
 
 
 @cli.command()
-@click.argument("name", type=click.Choice(["check", "trace", "rules", "coverage", "counterexample"]))
+@click.argument("name", type=click.Choice(["check", "trace", "rules", "explain", "coverage",
+                                            "counterexample", "query", "check-rules"]))
 def schema(name: str) -> None:
     """Print the JSON Schema of NAME: `trace` files, or the JSON output of a command."""
     from xiangshe import schemas

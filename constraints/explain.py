@@ -1,4 +1,5 @@
-"""What `explain` shows beyond the rule itself: the contested readings that concern it, and a
+"""What `explain` shows: which rule, machine or audit check a word names (`resolve`), and beyond a
+rule itself: the contested readings that concern it, and a
 passing and a failing example, each a short window of a bundled trace.
 
 The readings that concern a rule are the points its `when` names and the points whose disputed
@@ -22,10 +23,15 @@ from pathlib import Path
 from xiangshe.constraints.check import Finding, check_trace, rule_findings
 from xiangshe.constraints.pattern import Context
 from xiangshe.constraints.readings import Point, defaults, points
-from xiangshe.constraints.rulebook import Rule, active_rules
+from xiangshe.constraints.rulebook import Rule, active_rules, find_rule, rulebook
+from xiangshe.constraints.scoring import AUDIT_CHECKS, audit_id
 from xiangshe.constraints.templates import person_matches
+from xiangshe.domain.errors import did_you_mean
+from xiangshe.domain.script import fold
+from xiangshe.domain.text import TEXT, Citation
 from xiangshe.domain.trace import Trace
 from xiangshe.fsm.replay import replay
+from xiangshe.fsm.table import Table, tables
 
 WINDOW = 2            # lines shown before and after the line of interest
 
@@ -168,3 +174,81 @@ def explain(rule: Rule, violations: Path, stagings: Sequence[Path], root: Path) 
             other = Path(keep.path).stem.split(".")[0]
             keep = replace(keep, note=f"{keep.note}; this example breaks {other}, not this rule")
     return Explanation(rule, tuple(concerns(rule)), keep, fail, tuple(rel(p) for p in files))
+
+
+# -- what a word names: rules, a machine, a check of the scoring audit ---------------------------
+
+MACHINE, AUDIT = "machine.", "audit."
+AUDIT_DEFINED = "constraints/scoring.py"
+
+
+@dataclass(frozen=True)
+class AuditCheck:
+    """A check of the scoring audit, whose findings carry the id `audit.<catalogue>`."""
+
+    id: str
+    catalogue: str
+    what: str
+    citation: Citation
+    defined: str = AUDIT_DEFINED
+
+
+def audit_checks() -> tuple[AuditCheck, ...]:
+    return tuple(AuditCheck(audit_id(c), c, what, TEXT.cite(quote)) for c, what, quote in AUDIT_CHECKS)
+
+
+class UnknownSubject(LookupError):
+    """A word that names no rule, machine or audit check; the message says what was meant."""
+
+
+def _spellings(word: str) -> list[str]:
+    """The word as written, folded to the vocabulary's characters (traditional → simplified,
+    full-width → ASCII), and in either case of ASCII: `不貫不釋`, `Ｒ120`, `r120`, `BU-GUAN-BU-SHI`."""
+    w = word.strip()
+    folded = fold(w)
+    return list(dict.fromkeys([w, folded, folded.lower(), folded.upper()]))
+
+
+def subject_names() -> list[str]:
+    """Every word `explain` knows: rule ids, names and catalogue ids, machine and audit ids."""
+    rules = rulebook()
+    return ([r.id for r in rules] + [r.name for r in rules] + [r.catalogue for r in rules if r.catalogue]
+            + [f"{MACHINE}{t.slug}" for t in tables()] + [a.id for a in audit_checks()])
+
+
+def resolve(word: str) -> list[Rule] | Table | AuditCheck:
+    """The rules (ASCII id, Chinese name or catalogue id), the machine (`machine.<slug>`, or
+    `machine.<name>`) or the audit check (`audit.<catalogue>`) a word names, in any script and case;
+    a catalogue id that only the audit checks (N01) names its audit check.
+
+    >>> [r.id for r in resolve("不貫不釋")], [r.id for r in resolve("r120")]
+    (['bu-guan-bu-shi'], ['bu-guan-bu-shi', 'bu-guan-bu-shi-zheng'])
+    >>> resolve("Machine.Jue").name, resolve("audit.R132").catalogue, resolve("n01").id
+    ('爵', 'R132', 'audit.n01')
+    """
+    spellings = _spellings(word)
+    for w in spellings:
+        head, dot, rest = w.partition(".")
+        if not dot:
+            continue
+        if f"{head.lower()}." == MACHINE:
+            for t in tables():
+                if rest in (t.slug, t.name) or rest.lower() == t.slug:
+                    return t
+        if f"{head.lower()}." == AUDIT:
+            for a in audit_checks():
+                if rest.upper() == a.catalogue:
+                    return a
+    found: list[Rule] = []
+    for w in spellings:
+        found += [r for r in find_rule(w) if r not in found]
+    if found:
+        return found
+    for a in audit_checks():
+        if a.catalogue in spellings:
+            return a
+    folded = fold(word.strip())
+    folded = folded.lower() if folded.isascii() else folded
+    machines = [f"{MACHINE}{t.slug}" for t in tables() if folded in (t.slug, t.name)]
+    hint = f"did you mean {machines[0]}?" if machines else did_you_mean(folded, subject_names())
+    raise UnknownSubject(f"no rule, machine or audit check {word}; {hint}")

@@ -24,8 +24,8 @@ CITED = (("获而未释获", 102), ("不贯不释", None), ("不鼓不释", None
          ("二算为纯", None), ("一算为奇", None))
 WORDS = {"右": "右贤于左", "左": "左贤于右", "钧": "左右钧"}
 
-#: the checks of the audit that can fail (check.audit_findings names them audit.<catalogue>):
-#: catalogue id, what is checked, the quote of the text it checks
+#: the checks of the audit that can fail, each a finding `audit.<catalogue>` (`audit_id`): catalogue
+#: id, what is checked, the quote of the text it checks
 AUDIT_CHECKS: tuple[tuple[str, str, str], ...] = (
     ("R132", "the announcement (右贤于左 / 左贤于右 / 左右钧) agrees with the tallies",
      "若右胜，则曰：“右贤于左。”"),
@@ -37,7 +37,11 @@ AUDIT_CHECKS: tuple[tuple[str, str, str], ...] = (
 
 
 def audit_id(catalogue: str) -> str:
-    """The id of an audit check in findings, SARIF and selections: audit.r132, audit.n01 …"""
+    """The id of an audit check's findings.
+
+    >>> audit_id("R132")
+    'audit.r132'
+    """
     return f"audit.{catalogue.lower()}"
 
 

@@ -17,7 +17,6 @@ an act is one the object's machine knows. `xiangshe check` says so, located, wit
 from __future__ import annotations
 
 import json
-import re
 import sys
 from pathlib import Path
 
@@ -52,8 +51,23 @@ def _terms(terms, title: str, extra=None) -> dict:
     return _enum(names, descriptions, title)
 
 
+#: the characters that are syntax in an ECMA-262 regular expression: JSON Schema's `pattern` is
+#: ECMA-262 with the `u` flag, where escaping anything else (`\-`, `\#`, `\ `, as Python's
+#: `re.escape` does) is a syntax error
+_ECMA_SYNTAX = frozenset("^$\\.*+?()[]{}|/")
+
+
+def ecma_escape(word: str) -> str:
+    """`word` as a literal in an ECMA-262 unicode-mode regular expression (and in Python's `re`).
+
+    >>> ecma_escape("shi-huo.zhe(2)")
+    'shi-huo\\\\.zhe\\\\(2\\\\)'
+    """
+    return "".join("\\" + c if c in _ECMA_SYNTAX else c for c in word)
+
+
 def _alternation(words) -> str:
-    return "|".join(re.escape(w) for w in sorted(words, key=lambda w: (-len(w), w)))
+    return "|".join(ecma_escape(w) for w in sorted(words, key=lambda w: (-len(w), w)))
 
 
 def _numbers(n: int) -> str:
@@ -92,7 +106,7 @@ def _object(v: Vocabulary) -> dict:
                    lambda k: _describe(k) + (f"; instances 1–{k.instances}" if k.instances > 1 and
                                              not k.personal else "; personal" if k.personal else "")),
             *({"title": f"{k.name} 1–{k.instances}", "type": "string",
-               "pattern": f"^(?:{re.escape(k.name)}|(?:{_alternation(a for a in (k.slug, k.en) if a)})-?)"
+               "pattern": f"^(?:{ecma_escape(k.name)}|(?:{_alternation(a for a in (k.slug, k.en) if a)})-?)"
                           f"(?:{_numbers(k.instances)})$"} for k in numbered),
         ],
     }

@@ -1,14 +1,19 @@
-"""The fixed words of the text output in English (the default) or Chinese.
+"""The words of the text output in English (the default) or Chinese.
 
-`xiangshe --lang zh …` or XIANGSHE_LANG=zh. Only the frame is translated: "error", "why", "rule",
-"text", the summary lines, the usual input errors. The rulebook (rule messages, readings) and the
-quotes are shown as written; machine-readable output (JSON, SARIF, JUnit) is never translated.
+`xiangshe --lang zh …` or XIANGSHE_LANG=zh. The text output of every command is translated: the
+frame ("error", "rule", the summary lines), the labels, the sentences the program writes (findings,
+the scoring audit, the rulebook checks; reports/zh.py has the patterns for the sentences written by
+the lower layers) and the usual input errors. What the data says in English prose (a rule's
+reading, a reason, a machine's glosses) is not shown under zh (`prose`); the quotes, the Chinese
+names, ids and the trace's own words are shown as written. Machine-readable output (JSON, SARIF,
+JUnit) is never translated.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import unicodedata
 
 LANGUAGES = ("en", "zh")
 _language: str | None = None
@@ -16,11 +21,61 @@ _language: str | None = None
 #: English → Chinese, the fixed words of the text output
 ZH = {
     "error": "错误",
+    "warning": "警告",
+    "note": "注",
     "why": "理由",
     "rule": "规则",
     "text": "原文",
     "scoring audit": "计分核查",
+    "the scoring audit": "计分核查",
     "readings": "所从之说",
+    # explain
+    "defined": "定义",
+    "status": "状态",
+    "kind": "类型",
+    "reading": "解读",
+    "gloss": "释义",
+    "runs": "运行者",
+    "initial": "初态",
+    "final": "终态",
+    "states": "状态",
+    "edges": "边",
+    "unchanged": "不变",
+    "checks": "核查",
+    "every instance of": "每一件",
+    "every person whose role is": "每一位职事为",
+    "every shooter in a pair (耦)": "耦中的每一射者",
+    "contested readings": "有争议的读法",
+    "default": "默认",
+    "this rule": "本规则",
+    "not checkable": "无法检查",
+    "the rule holds under every reading of this point": "此规则在此点的各种读法下都成立",
+    "passing example": "合规示例",
+    "failing example": "违例示例",
+    "also failing": "另一违例",
+    "no violating example is bundled for this rule": "此规则没有附带违例",
+    "no bundled staging triggers the rule and keeps it": "没有所附仪注触发并遵守此规则",
+    "none": "无",
+    # template fields and person conditions
+    "pattern": "模式", "first": "先", "then": "后", "after": "之后", "forbid": "禁止", "a": "甲",
+    "b": "乙", "same": "相同", "who": "其人", "partner": "其耦", "n": "数", "op": "比较",
+    # statuses and template kinds
+    "encoded": "已编码", "descriptive": "描述", "deferred": "暂缓",
+    "absence": "禁止", "precedence": "先后", "response": "应答", "unique": "唯一", "at_most": "至多",
+    "count_before": "计数", "absence_between": "间隔禁止", "alternate": "交替", "pair": "配耦",
+    "cast_absence": "人员禁止",
+    # check-rules
+    "quotes": "引文", "machines": "状态机", "vacuity": "空泛", "consistency": "一致",
+    "redundancy": "冗余", "all": "全部",
+    # coverage
+    "enacted": "上演", "cited": "引用", "UNCOVERED": "未涵盖",
+    # the scoring audit's checks, by catalogue id
+    "the announcement (右贤于左 / 左贤于右 / 左右钧) agrees with the tallies":
+        "所告（右贤于左 / 左贤于右 / 左右钧）与算数相合",
+    "no shooter looses more than a set of four arrows (乘矢) in a round": "每番每人所射不过一乘矢（四矢）",
+    "no more than 72 tallies released in a round: of 80 (箭筹八十) eight stay in the 中":
+        "每番释算不过七十二：箭筹八十，八算留在中",
+    "no more than eight tallies for one pair in a round: the 中 holds eight": "每番一耦之算不过八：中只容八算",
 }
 
 #: the frame of input errors (exit 2): (pattern, replacement), applied in order
@@ -30,6 +85,7 @@ _INPUT_ERRORS = [
     (re.compile(r"\bunknown (person|act|object|place|role|rank|phase|key) "),
      lambda m: "未知的" + {"person": "人物", "act": "动作", "object": "器物", "place": "位置",
                          "role": "职事", "rank": "爵等", "phase": "节次", "key": "键"}[m.group(1)] + " "),
+    (re.compile(r"\bno rule, machine or audit check (.*?); "), r"没有规则、状态机或核查项 \1；"),
     (re.compile(r"\bdid you mean (.*)\?$", re.M), r"是否要写 \1？"),
     (re.compile(r": (\w+) is one of "), r": \1 只能是 "),
     (re.compile(r"\bknown: "), "已知: "),
@@ -63,6 +119,166 @@ def t(word: str) -> str:
     '理由'
     """
     return ZH.get(word, word) if language() == "zh" else word
+
+
+def prose(text: str | None) -> str | None:
+    """English prose written in the data (a rule's reading, a machine's glosses): shown as written in
+    English output; under zh not shown, rather than mixing English into Chinese output (the
+    Chinese names, quotes and structure say the same)."""
+    return text if language() != "zh" else None
+
+
+def label(word: str, width: int = 8) -> str:
+    """A label of `explain` in the language in force, padded to `width` columns and a space (a
+    Chinese character takes two columns).
+
+    >>> label("kind") + "|"
+    'kind     |'
+    """
+    shown = t(word)
+    columns = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in shown)
+    return shown + " " * (max(0, width - columns) + 1)
+
+
+def zh() -> bool:
+    return language() == "zh"
+
+
+def sentence(table_name: str, text: str) -> str:
+    """A sentence a lower layer wrote in English, in the language in force (reports/zh.py)."""
+    if not zh():
+        return text
+    from xiangshe.reports import zh as tables
+    return tables.apply(getattr(tables, table_name), text)
+
+
+def finding_message(text: str) -> str:
+    return sentence("FINDINGS", text)
+
+
+def headings(crumbs: tuple[str, ...]) -> tuple[str, ...]:
+    """The rulebook's headings; under zh without their English."""
+    if not zh():
+        return crumbs
+    from xiangshe.reports.zh import heading
+    return tuple(h for h in map(heading, crumbs) if h)
+
+
+def source_note(text: str | None) -> str | None:
+    """A source of a reading (郑玄注: …): under zh shown only when it has no English in it."""
+    if text is None or not zh():
+        return text
+    return None if re.search(r"[A-Za-z]{2,}", re.sub(r"R\d{3}", "", text)) else text
+
+
+def round1_line(arrows: int, hits: int) -> str:
+    if zh():
+        return f"  第一番：{arrows} 矢，唱获 {hits}，不释算（获而未释获）"
+    return f"  round 1: {arrows} arrows, {hits} hits called, none tallied (获而未释获)"
+
+
+def round_line(rnd: int, right: int, right_cq: str, left: int, left_cq: str, arrows: int, score: int) -> str:
+    if zh():
+        return f"  第 {rnd} 番：右 {right}（{right_cq}），左 {left}（{left_cq}）；{arrows} 矢，{score} 矢得算"
+    return (f"  round {rnd}: 右 {right} ({right_cq}), 左 {left} ({left_cq}); {arrows} arrows, "
+            f"{score} score")
+
+
+def at_line(line: int | None) -> str:
+    if not line:
+        return ""
+    return f"（第 {line} 行）" if zh() else f" (line {line})"
+
+
+def arrow_line(mark: str, where: str, rnd: int, shooter: str, side: str | None, arrow: str | None,
+               why: str, tallied: int, source_line: int) -> str:
+    if zh():
+        return (f"  {mark} {where}  第 {rnd} 番 {shooter}（{side}）第 {arrow} 矢："
+                f"{sentence('ARROWS', why)}；释 {tallied} 算  [xiangsheli.txt:{source_line}]")
+    tally = f"{tallied} tall{'y' if tallied == 1 else 'ies'}"
+    return (f"  {mark} {where}  round {rnd} {shooter} ({side}) arrow {arrow}: {why}; {tally}  "
+            f"[xiangsheli.txt:{source_line}]")
+
+
+def when_text(when: str, active: bool) -> str:
+    if zh():
+        return f"  条件 {when}" + ("" if active else "（未生效）")
+    return f"  when {when}" + ("" if active else " (not in force)")
+
+
+def rules_summary(total: int, counts: dict[str, int]) -> str:
+    if zh():
+        return f"{total} 条规则：" + "，".join(f"{t(s)} {n}" for s, n in counts.items())
+    return f"{total} rules: " + ", ".join(f"{n} {s}" for s, n in counts.items())
+
+
+def status_text(status: str) -> str:
+    """`the rule is deferred: nothing is checked`."""
+    return f"此规则为{t(status)}：不作检查" if zh() else f"the rule is {status}: nothing is checked"
+
+
+def coverage_line(line: int, how: list[str], text: str) -> str:
+    shown = " ".join(t(h) for h in how) or t("UNCOVERED")
+    return f"xiangsheli.txt:{line}: {shown}  「{text}」"
+
+
+def coverage_summary(totals: dict) -> str:
+    if zh():
+        return (f"{totals['clauses']} 句：上演 {totals['enacted']}，引用 {totals['cited']}，描述 "
+                f"{totals['descriptive']}，未涵盖 {totals['uncovered']} — 已说明 {totals['percent_accounted']}%")
+    return (f"{totals['clauses']} clauses: {totals['enacted']} enacted, {totals['cited']} cited, "
+            f"{totals['descriptive']} descriptive, {totals['uncovered']} uncovered — "
+            f"{totals['percent_accounted']}% accounted for")
+
+
+def rulecheck_summary(counts: dict[str, tuple[int, int]], ok: bool) -> str:
+    parts = (("；" if zh() else "; ").join(f"{t(c)} {g}/{n}" for c, (g, n) in counts.items()))
+    if zh():
+        return parts + (" — 通过" if ok else " — 未通过")
+    return parts + (" — ok" if ok else " — FAILED")
+
+
+def steps_text(steps: int, shortest: bool = True) -> str:
+    if zh():
+        return f"{steps} 步" + ("，最短" if shortest else "")
+    return f"{steps} step{'s' if steps != 1 else ''}" + (", shortest" if shortest else "")
+
+
+def no_counterexample(where: str, rule: str, depth: int) -> str:
+    if zh():
+        return (f"{where}: 在此规则及其所牵涉的规则所涉的动作与器物之中，没有至多 {depth} 步的 {rule} 的反例"
+                "（有界搜索，并非证明）")
+    return (f"{where}: no counterexample to {rule} of at most {depth} steps among the acts and objects "
+            "it and the rules it triggers involve (a bounded search, not a proof)")
+
+
+def solver_gave_up(where: str | None, depth: int | None, reason: str) -> str:
+    at = f"{where}: " if where else ""
+    if zh():
+        return at + (f"无定论：求解器在 {depth} 步时放弃（{reason}）" if depth else f"无定论：求解器放弃（{reason}）")
+    return at + (f"inconclusive: the solver gave up at {depth} steps ({reason})" if depth else
+                 f"inconclusive: the solver gave up ({reason})")
+
+
+def bundled_counterexample(where: str, source: str) -> str:
+    if zh():
+        return f"{where}: 仍有一反例：所附违例 {source}，已化简（未证明为最短）"
+    return (f"{where}: a counterexample all the same: the bundled violating example {source}, minimised "
+            "(not shown to be a shortest one)")
+
+
+def query_holds(depth: int, rules: int) -> str:
+    if zh():
+        return f"在状态机与 {rules} 条规则所允许的、至多 {depth} 步的每一份仪注上都成立（有界检查，并非证明）"
+    return (f"holds for every trace of at most {depth} steps that the machines and the {rules} rules "
+            "allow (a bounded check, not a proof)")
+
+
+def wrote_report(path: str, events: int, violations: int) -> str:
+    if zh():
+        return f"已写出 {path}：{events} 个事件，" + (f"{violations} 处违例" if violations else "无违例")
+    return (f"wrote {path}: {events} events, "
+            + (f"{violations} violation{'s' if violations != 1 else ''}" if violations else "no violations"))
 
 
 def violations_summary(total: int, bad: int, traces: int, events: int) -> str:

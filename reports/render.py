@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 from xiangshe.constraints.check import Finding, Result, Suppressed
 from xiangshe.constraints.rulebook import Rule
 from xiangshe.domain.text import TEXT
-from xiangshe.reports.messages import ok_summary, t, violations_summary
+from xiangshe.reports import messages as msg
+from xiangshe.reports.messages import label, ok_summary, prose, t, violations_summary
 
 if TYPE_CHECKING:
     from xiangshe.constraints.lint import Outcome
@@ -19,13 +20,14 @@ def finding_text(f: Finding, path: str) -> str:
     """`path:line: error: message [rule]`, then the offending line, the rule and the quoted text."""
     where = f"{path}:{f.line}" if f.line else path
     label = f.rule if not f.catalogue else f"{f.rule} {f.catalogue} {f.name}"
-    out = [f"{where}: {t('error')}: {f.message} [{label}]"]
+    out = [f"{where}: {t('error')}: {msg.finding_message(f.message)} [{label}]"]
     if f.line:
         out.append(f"  {f.line:>4} | {f.excerpt.strip()}")
-    crumbs = "  " + " › ".join(f.headings) if f.headings else ""
-    if f.reading:
+    heads = msg.headings(f.headings)
+    crumbs = "  " + " › ".join(heads) if heads else ""
+    if prose(f.reading):
         out.append(f"  {t('why'):<5} {f.reading}")
-    out.append(f"  {t('rule'):<5} {f.defined}{crumbs}")
+    out.append(f"  {t('rule'):<5} {msg.sentence('FRAME', f.defined)}{crumbs}")
     out.append(f"  {t('text'):<5} {f.citation}")
     return "\n".join(out)
 
@@ -40,23 +42,22 @@ def scoring_text(r: Result, detail: bool = False) -> list[str]:
     for rs in r.scoring:
         if rs.round == 1:
             hits = sum(1 for a in rs.arrows if a.result in ("贯", "中不贯"))
-            out.append(f"  round 1: {len(rs.arrows)} arrows, {hits} hits called, none tallied (获而未释获)")
+            out.append(msg.round1_line(len(rs.arrows), hits))
             continue
         right, left = rs.tallies["右"], rs.tallies["左"]
-        out.append(f"  round {rs.round}: 右 {right} ({chun_qi(right)}), 左 {left} ({chun_qi(left)}); "
-                   f"{len(rs.arrows)} arrows, {sum(a.scores for a in rs.arrows)} score")
+        out.append(msg.round_line(rs.round, right, chun_qi(right), left, chun_qi(left), len(rs.arrows),
+                                  sum(a.scores for a in rs.arrows)))
         for c in rs.checks:
             mark = "✓" if c.ok else "✗"
-            where = f" (line {c.line})" if c.line else ""
-            out.append(f"    {mark} {c.what}{where}  [{c.catalogue} 「{c.cite.quote}」]")
+            out.append(f"    {mark} {msg.finding_message(c.what)}{msg.at_line(c.line)}  "
+                       f"[{c.catalogue} 「{c.cite.quote}」]")
     for rs in r.scoring:
         for a in rs.arrows:
             amiss = a.tallied != (1 if a.scores else 0)
             if detail or amiss:
                 mark = "✗" if amiss else " "
-                tally = f"{a.tallied} tall{'y' if a.tallied == 1 else 'ies'}"
-                out.append(f"  {mark} {r.path}:{a.line}  round {a.round} {a.shooter} ({a.side}) arrow "
-                           f"{a.arrow}: {a.why}; {tally}  [xiangsheli.txt:{a.cite.line}]")
+                out.append(msg.arrow_line(mark, f"{r.path}:{a.line}", a.round, a.shooter, a.side, a.arrow,
+                                          a.why, a.tallied, a.cite.line))
     return out
 
 
@@ -102,7 +103,7 @@ def check_text(results: Sequence[Result], readings: dict[str, str] | None = None
         out += lint_text(results, lint)
     if readings is not None:
         from xiangshe.constraints.readings import describe
-        out.append(f"{t('readings')}: {describe(readings)}")
+        out.append(f"{t('readings')}: {msg.sentence('FRAME', describe(readings))}")
     return "\n".join(out)
 
 
@@ -171,15 +172,12 @@ def rules_json(rules: Iterable[Rule], readings: dict[str, str] | None = None) ->
 def rules_text(rules: Sequence[Rule], readings: dict[str, str] | None = None) -> str:
     out = []
     for r in rules:
-        status = r.template.kind if r.template else r.status
-        when = ""
-        if r.when:
-            when = "  when " + ",".join(f"{p}={o}" for p, o in r.when)
-            when += "" if r.active(readings) else " (not in force)"
+        status = t(r.template.kind if r.template else r.status)
+        when = msg.when_text(",".join(f"{p}={o}" for p, o in r.when), r.active(readings)) if r.when else ""
         out.append(f"{r.catalogue or '    '}  {r.name}  {r.id}  [{status}]  "
                    f"{r.citations[0].source}:{r.citations[0].line}{when}")
     counts = {s: sum(1 for r in rules if r.status == s) for s in ("encoded", "descriptive", "deferred")}
-    out.append(f"{len(rules)} rules: " + ", ".join(f"{n} {s}" for s, n in counts.items()))
+    out.append(msg.rules_summary(len(rules), counts))
     return "\n".join(out)
 
 
@@ -187,22 +185,24 @@ def explain_text(x) -> str:
     """`explain`: the rule, its quotes in context, the contested readings that concern it, and a
     passing and a failing example (x: constraints.explain.Explanation)."""
     r = x.rule
+    heads = msg.headings(r.headings)
     out = [f"{r.name}  ({r.id}{', ' + r.catalogue if r.catalogue else ''})",
-           f"  defined  {r.location}" + ("  " + " › ".join(r.headings) if r.headings else ""),
-           f"  status   {r.status}" + (f": {r.reason}" if r.reason else "")]
+           f"  {label('defined')}{r.location}" + ("  " + " › ".join(heads) if heads else ""),
+           f"  {label('status')}{t(r.status)}" + (f": {prose(r.reason)}" if prose(r.reason) else "")]
     if r.template is not None:
-        out.append(f"  kind     {r.template.kind}")
+        out.append(f"  {label('kind')}{t(r.template.kind)}")
         for name in r.template.fields:
-            out.append(f"  {name:<8} {getattr(r.template, name)}")
+            out.append(f"  {label(name)}{_quoted(getattr(r.template, name))}")
         same = getattr(r.template, "same", ())
         if same:
-            out.append("  same     " + ", ".join(a if a == b else f"{a}={b}" for a, b in same))
+            out.append(f"  {label('same')}" + ", ".join(a if a == b else f"{a}={b}" for a, b in same))
         for name in ("who", "partner", "n", "op"):
             if hasattr(r.template, name):
-                out.append(f"  {name:<8} {getattr(r.template, name)}")
-    if r.reading:
-        out.append(f"  reading  {r.reading}")
-    out.append("  text:")
+                value = getattr(r.template, name)
+                out.append(f"  {label(name)}{_quoted(value) if name in ('who', 'partner') else value}")
+    if prose(r.reading):
+        out.append(f"  {label('reading')}{r.reading}")
+    out.append(f"  {t('text')}:")
     for c in r.citations:
         before, quote, after = TEXT.context(c)
         out.append(f"    {c.source}:{c.line}  …{before}【{quote}】{after}…")
@@ -211,46 +211,55 @@ def explain_text(x) -> str:
     out += _example_text("failing", x.failing, x.rule)
     for path in x.failing_files:
         if x.failing is None or path != x.failing.path:
-            out.append(f"  also failing     {path}")
+            out.append(f"  {t('also failing'):<16} {path}")
     return "\n".join(out)
+
+
+def _quoted(value) -> str:
+    """A pattern of the rule language as explain shows it: as written, and 「quoted」 under zh."""
+    return f"「{value}」" if msg.zh() else str(value)
 
 
 def _concerns_text(concerns) -> list[str]:
     if not concerns:
         return []
-    out = ["  contested readings:"]
+    out = [f"  {t('contested readings')}:"]
     for c in concerns:
         p = c.point
-        out.append(f"    {p.name}  {p.question}")
+        out.append(f"    {p.name}  {prose(p.question) or '「' + p.quote + '」'}")
         for o in p.options.values():
             mark = "▸" if o.name == c.follows else " "
-            tags = [t for t, on in (("default", o.name == p.default),
-                                    ("this rule", o.name == c.follows)) if on]
-            tags += [] if o.encoded else [f"not checkable: {o.reason}"]
-            out.append(f"      {mark} {o.name:<15} {o.label}" + (f"  [{'; '.join(tags)}]" if tags else ""))
-            out.append(f"        {'':<15} — {o.source}")
+            tags = [t(tag) for tag, on in (("default", o.name == p.default),
+                                           ("this rule", o.name == c.follows)) if on]
+            if not o.encoded:
+                tags.append(f"{t('not checkable')}: {prose(o.reason)}" if prose(o.reason) else t("not checkable"))
+            label = prose(o.label) or ""
+            out.append(f"      {mark} {o.name:<15} {label}".rstrip() + (f"  [{'; '.join(tags)}]" if tags else ""))
+            if msg.source_note(o.source):
+                out.append(f"        {'':<15} — {o.source}")
         if c.follows is None:
-            out.append("      the rule holds under every reading of this point")
+            out.append(f"      {t('the rule holds under every reading of this point')}")
     return out
 
 
 def _example_text(kind: str, ex, rule: Rule) -> list[str]:
-    label = f"  {kind} example  "
+    label = f"  {t(kind + ' example')}  "
     if ex is None:
         if kind == "failing":
-            why = "no violating example is bundled for this rule" if rule.encoded else \
-                f"the rule is {rule.status}: nothing is checked"
+            why = t("no violating example is bundled for this rule") if rule.encoded else \
+                msg.status_text(rule.status)
         else:
-            why = "none: " + ("no bundled staging triggers the rule and keeps it" if rule.encoded
-                              else f"the rule is {rule.status}: nothing is checked")
+            why = f"{t('none')}: " + (t("no bundled staging triggers the rule and keeps it") if rule.encoded
+                                      else msg.status_text(rule.status))
         return [label + why]
     where = f"{ex.path}:{ex.line}" if ex.line else ex.path
-    out = [f"{label}{where}  ({ex.note})"]
+    note = msg.sentence("NOTES", ex.note)
+    out = [f"{label}{where}  " + (f"（{note}）" if msg.zh() else f"({note})")]
     mark = "✗" if kind == "failing" else "✓"
     for n, text in ex.window:
         out.append(f"    {mark if n == ex.line else ' '} {n:>4} | {text}")
     if ex.finding is not None:
-        out.append(f"    error: {ex.finding.message} [{ex.finding.rule}]")
+        out.append(f"    {t('error')}: {msg.finding_message(ex.finding.message)} [{ex.finding.rule}]")
     return out
 
 
@@ -273,26 +282,64 @@ def counterexample_text(rule: Rule, trace, steps: int, saved: str | None, shorte
     rep = replay(trace)
     findings = check_trace(trace, [rule]).findings       # the rule's, and the scoring audit's
     bad = {f.event for f in findings if f.rule == rule.id}
-    plural = f"{steps} step{'s' if steps != 1 else ''}" + (", shortest" if shortest else "")
+    plural = msg.steps_text(steps, shortest)
+    zh = msg.zh()
     if rule.path == "query":
-        out = [f"counterexample to the property: the machines and the rules allow it ({plural})"]
+        out = [f"所问性质的反例：状态机与规则都允许它（{plural}）" if zh else
+               f"counterexample to the property: the machines and the rules allow it ({plural})"]
+    elif zh:
+        out = [f"{rule.location}: 反例：状态机与其他规则都允许、而 {rule.id}（{rule.catalogue} {rule.name}）"
+               f"所禁止的仪注（{plural}）"]
     else:
         out = [f"{rule.location}: counterexample: the machines and the other rules allow what "
                f"{rule.id} ({rule.catalogue} {rule.name}) forbids ({plural})"]
     for p in trace.cast.pairs.values():
-        out.append(f"     pair {p.name}: 上射 {p.upper}, 下射 {p.lower}")
+        out.append(f"     耦 {p.name}：上射 {p.upper}，下射 {p.lower}" if zh else
+                   f"     pair {p.name}: 上射 {p.upper}, 下射 {p.lower}")
     for e in trace.events:
         changes = "; ".join(f"{who}: {a} → {b}" for who, a, b in rep.changes[e.index])
         mark = "  ✗" if e.index in bad else ""
         note = f"  # {changes}" if changes else ""
         out.append(f"  {e.index + 1:>2}  {e.phase or '':<4} {e.render()}{note}{mark}")
     if any(e is None for e in bad):
-        out.append("  ✗ the cast itself (the pairs) breaks the rule")
+        out.append("  ✗ 人员本身（其耦）违反此规则" if zh else "  ✗ the cast itself (the pairs) breaks the rule")
     audit = [f for f in findings if f.rule.startswith("audit.")]
     for f in audit:
-        out.append(f"  note: the scoring audit also objects: {f.message} [{f.rule}]")
+        out.append(f"  注：计分核查亦有异议：{msg.finding_message(f.message)} [{f.rule}]" if zh else
+                   f"  note: the scoring audit also objects: {f.message} [{f.rule}]")
     for c in rule.citations if rule.path != "query" else ():
-        out.append(f"  text  {c}")
+        out.append(f"  {t('text')}  {c}")
     if saved:
-        out.append(f"  saved {saved}  (xiangshe check {saved} reports exactly {rule.id})")
+        out.append(f"  已存 {saved}（xiangshe check {saved} 恰报 {rule.id}）" if zh else
+                   f"  saved {saved}  (xiangshe check {saved} reports exactly {rule.id})")
+    return "\n".join(out)
+
+
+def coverage_text(cov, totals: dict, show_all: bool) -> str:
+    """`coverage`: a line per clause not accounted for (or every clause), then the totals."""
+    out = []
+    for c in cov.clauses:
+        if show_all or not c.accounted:
+            how = [h for h, on in (("enacted", c.enacted), ("cited", c.cited), ("descriptive", c.descriptive))
+                   if on]
+            out.append(msg.coverage_line(c.line, how, c.text))
+    out.append(msg.coverage_summary(totals))
+    return "\n".join(out)
+
+
+def rulecheck_text(report, search_all: bool) -> str:
+    """`check-rules`: the checks that fail or warn (and the notes, with --search-all), then a count
+    per kind of check."""
+    out = []
+    for i in report.items:
+        if not i.ok or i.severity == "warning" or (i.severity == "note" and search_all):
+            where = f"{i.location}: " if i.location else ""
+            subject = t(i.subject) if i.subject == "all" else i.subject
+            out.append(f"{where}{t(i.severity if not i.ok else 'note')}: {t(i.check)}: {subject}: "
+                       f"{msg.sentence('RULECHECK', i.message)}")
+    by: dict[str, tuple[int, int]] = {}
+    for i in report.items:
+        good, total = by.get(i.check, (0, 0))
+        by[i.check] = (good + (i.ok or i.severity != "error"), total + 1)
+    out.append(msg.rulecheck_summary(by, report.ok))
     return "\n".join(out)

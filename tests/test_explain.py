@@ -15,6 +15,7 @@ from xiangshe.constraints.check import check_trace
 from xiangshe.constraints.explain import explain, readings_of
 from xiangshe.constraints.rulebook import active_rules, find_rule, rulebook
 from xiangshe.domain.parse import parse_file
+from xiangshe.fsm.table import tables
 from xiangshe.reports.render import explain_text
 from xiangshe.verify import cli
 
@@ -106,3 +107,74 @@ def test_a_rule_no_staging_triggers_says_so(tmp_path: Path) -> None:
     x = explain(rule, VIOLATIONS, STAGINGS, ROOT)
     assert x.passing is None
     assert "passing example  none: no bundled staging triggers the rule and keeps it" in explain_text(x)
+
+
+# -- what explain accepts: any script and case, machine and audit ids --------------------------------
+
+@pytest.mark.parametrize("word", ["不贯不释", "不貫不釋", "bu-guan-bu-shi", "BU-GUAN-BU-SHI", "Bu-Guan-Bu-Shi",
+                                  " bu-guan-bu-shi ", "R120", "r120", "Ｒ１２０"])
+def test_explain_accepts_any_script_and_case(word: str) -> None:
+    result = invoke("explain", word)
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("不贯不释  (bu-guan-bu-shi, R120)")
+
+
+@pytest.mark.parametrize("table", tables(), ids=lambda t: t.slug)
+def test_explain_a_machine_by_the_id_its_findings_carry(table) -> None:
+    """A finding of a machine is `machine.<slug>`: explain shows the table, every state, every edge
+    (where it is defined) and the quote of every edge in context."""
+    for word in (f"machine.{table.slug}", f"MACHINE.{table.slug.upper()}", f"machine.{table.name}"):
+        result = invoke("explain", word)
+        assert result.exit_code == 0, result.output
+        out = result.output
+        assert out.startswith(f"{table.name}  (machine.{table.slug})")
+        for state in table.states:
+            assert f"\n    {state}" in out, state
+        for e in table.edges:
+            assert f"{table.path}:{e.defined_at}" in out and f"【{e.cite.quote}】" in out
+            assert e.act in out and e.source in out and e.dest in out
+    doc = json.loads(invoke("explain", f"machine.{table.slug}", "--format", "json").stdout)
+    m = doc["machines"][0]
+    assert m["id"] == f"machine.{table.slug}" and [s["state"] for s in m["states"]] == list(table.states)
+    assert [(e["act"], e["from"], e["to"]) for e in m["edges"]] == \
+        [(e.act, e.source, e.dest) for e in table.edges]
+
+
+def test_explain_a_machine_finding_of_a_real_check(tmp_path: Path) -> None:
+    from test_formats import MIXED
+    (tmp_path / "mixed.trace").write_text(MIXED, encoding="utf-8")
+    found = json.loads(invoke("check", "--format", "json", str(tmp_path / "mixed.trace")).stdout)
+    ids = {v["rule"] for v in found["traces"][0]["violations"]}
+    assert any(i.startswith("machine.") for i in ids) and any(i.startswith("audit.") for i in ids)
+    for rid in ids:                                   # every id a finding carries is explained
+        result = invoke("explain", rid)
+        assert result.exit_code == 0 and f"{rid}" in result.output.splitlines()[0], rid
+
+
+@pytest.mark.parametrize("word", ["audit.r132", "AUDIT.R132", "audit.n01", "N01", "n08", "audit.N06"])
+def test_explain_an_audit_check(word: str) -> None:
+    from xiangshe.constraints.scoring import AUDIT_CHECKS
+    result = invoke("explain", word)
+    assert result.exit_code == 0, result.output
+    catalogue = word.split(".")[-1].upper()
+    what, quote = next((w, q) for c, w, q in AUDIT_CHECKS if c == catalogue)
+    assert result.output.startswith(f"数获  (audit.{catalogue.lower()}, {catalogue})")
+    assert what in result.output and f"【{quote}】" in result.output
+    doc = json.loads(invoke("explain", word, "--format", "json").stdout)
+    assert doc["audits"][0]["quotes"][0]["text"] == quote
+
+
+#: (what is typed, what the did-you-mean must offer)
+UNKNOWN = [("不贯不放", "不贯不释"), ("不貫不放", "不贯不释"), ("bu-guan-bu-sh", "bu-guan-bu-shi"),
+           ("BU-GUAN-BU-SH", "bu-guan-bu-shi"), ("R999", "R"), ("machine.jeu", "machine.jue"),
+           ("machine.nothing", "machine."), ("jue", "machine.jue"), ("爵", "machine.jue"),
+           ("audit.r133", "audit.r132"), ("audit.", "audit."), ("", "")]
+
+
+@pytest.mark.parametrize(("word", "offered"), UNKNOWN)
+def test_explain_unknown_word_exits_2_with_did_you_mean(word: str, offered: str) -> None:
+    result = invoke("explain", word)
+    assert result.exit_code == 2, result.output
+    assert result.output.startswith(f"error: no rule, machine or audit check {word}; "), result.output
+    assert "Traceback" not in result.output
+    assert ("did you mean" in result.output or "known:" in result.output) and offered in result.output

@@ -340,3 +340,74 @@ def test_renders_in_headless_chromium(pages, name: str, tmp_path: Path) -> None:
         assert any(t == "a" and a.get("href") == "#rule-bu-guan-bu-shi" for t, a, _ in tags)
         assert "rule-bu-guan-bu-shi" in ids
         assert "scoring" in ids
+
+
+#: a test-only page (the report itself has no scripts): the report's own stylesheet, an element of
+#: each kind that shows Chinese in the report, and a script that draws each character in the font
+#: that element resolves to, next to a code point no font has (U+10FFFD, drawn as the .notdef box,
+#: "tofu"). Characters that draw as that box, or that all draw alike, have no font.
+GLYPH_PROBE = """<!doctype html><html><head><meta charset="utf-8">{styles}</head><body>
+<header class="top"><span class="kicker">乡射礼</span></header><blockquote class="quote">乡射礼</blockquote>
+<pre>乡射礼</pre><pre id="result">pending</pre>
+<script>
+const chars = {chars};
+function ink(font, ch) {{
+  const c = document.createElement("canvas"); c.width = c.height = 72;
+  const g = c.getContext("2d"); g.font = font; g.fillStyle = "#000"; g.textBaseline = "top";
+  g.fillText(ch, 8, 8);
+  const a = g.getImageData(0, 0, 72, 72).data; let h = 2166136261, n = 0;
+  for (let i = 3; i < a.length; i += 4) {{ if (a[i]) n++; h = Math.imul(h ^ a[i], 16777619) >>> 0; }}
+  return [n, h];
+}}
+const out = [];
+for (const sel of [".kicker", "blockquote.quote", "pre"]) {{
+  const css = getComputedStyle(document.querySelector(sel));
+  const font = "48px " + css.fontFamily;
+  const tofu = ink(font, String.fromCodePoint(0x10FFFD));
+  const seen = new Set(), missing = [], blank = [];
+  for (const ch of chars) {{
+    const [n, h] = ink(font, ch);
+    if (!n) blank.push(ch.codePointAt(0).toString(16));
+    else if (n === tofu[0] && h === tofu[1]) missing.push(ch.codePointAt(0).toString(16));
+    seen.add(h);
+  }}
+  out.push([sel, css.fontFamily.replace(/[^ -~]/g, "?"), chars.length, seen.size, tofu[0], missing, blank]);
+}}
+document.getElementById("result").textContent = JSON.stringify(out);
+</script></body></html>
+"""
+
+
+def cjk_characters(html: str) -> list[str]:
+    text = re.sub(r"<style.*?</style>|<[^>]+>", "", html, flags=re.S)
+    return sorted({c for c in text if "\u3400" <= c <= "\u9fff"})
+
+
+@pytest.mark.parametrize("name", ["violating"])
+def test_chinese_characters_render_with_a_font_not_as_tofu(pages, name: str, tmp_path: Path) -> None:
+    """Without a CJK font, Chromium draws every character of the report as the same empty box and
+    a screenshot still looks like a page: draw 乡射礼 and every CJK character of the report in the
+    report's own font stacks and compare each with the .notdef box."""
+    import json
+
+    html = pages[name][0].read_text(encoding="utf-8")
+    styles = "".join(re.findall(r"<style.*?</style>", html, flags=re.S))
+    assert "font-family" in styles
+    chars = ["乡", "射", "礼", *(c for c in cjk_characters(html) if c not in "乡射礼")]
+    assert len(chars) > 50
+    probe = tmp_path / "probe.html"
+    probe.write_text(GLYPH_PROBE.format(styles=styles, chars=json.dumps(chars, ensure_ascii=False)),
+                     encoding="utf-8")
+    dom = run_chromium("--dump-dom", probe.as_uri()).stdout
+    found = re.search(r'<pre id="result">(.*?)</pre>', dom, flags=re.S)
+    assert found and found.group(1) != "pending", dom[-2000:]
+    import html as html_module
+    for selector, family, tested, distinct, tofu_ink, missing, blank in json.loads(
+            html_module.unescape(found.group(1))):
+        assert tested == len(chars) and tofu_ink > 0, (selector, family)
+        shown = ", ".join(chr(int(c, 16)) for c in missing[:20])
+        assert not missing, (f"{len(missing)} of {tested} characters draw as the .notdef box (tofu) "
+                             f"in {selector} ({family}): {shown}; install a CJK font, e.g. "
+                             "apt-get install fonts-wqy-microhei")
+        assert not blank, (selector, blank[:20])
+        assert distinct > 0.9 * tested, f"{selector}: {tested} characters draw as {distinct} shapes"

@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import copy
 import json
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import jsonschema
@@ -241,3 +244,173 @@ def test_completions_carry_gloss_and_slug() -> None:
     i = act["enum"].index("释获")
     assert len(act["enumDescriptions"]) == len(act["enum"])
     assert "(shi-huo)" in act["enumDescriptions"][i]
+
+
+# -- the schemas as other tools read them: ECMA-262 regexes, check-jsonschema ---------------------
+
+def _patterns(node, where: str = "#"):
+    """Every regex of a schema: `pattern` values and `patternProperties` keys, with where they are."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "pattern" and isinstance(value, str):
+                yield f"{where}/pattern", value
+            elif key == "patternProperties" and isinstance(value, dict):
+                yield from ((f"{where}/patternProperties", k) for k in value)
+            yield from _patterns(value, f"{where}/{key}")
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from _patterns(value, f"{where}/{i}")
+
+
+def test_every_regex_of_every_schema_is_ecma_262_unicode() -> None:
+    """JSON Schema regexes are ECMA-262 with the `u` flag, where `\\-` outside a class is a syntax
+    error (Python's re.escape writes it): check-jsonschema, editors and JS validators refuse it."""
+    import regress      # check-jsonschema's ECMA-262 engine (the test extra)
+    found = 0
+    for path in sorted((ROOT / "schemas").glob("*.schema.json")):
+        for where, pattern in _patterns(json.loads(path.read_text(encoding="utf-8"))):
+            found += 1
+            try:
+                regress.Regex(pattern, "u")
+            except regress.RegressError as err:
+                pytest.fail(f"{path.name} {where}: {pattern!r} is not ECMA-262 unicode: {err}")
+    assert found >= 10
+
+
+def test_the_unicode_regex_check_refuses_what_re_escape_writes() -> None:
+    import regress      # check-jsonschema's ECMA-262 engine (the test extra)
+    import re
+    with pytest.raises(regress.RegressError):
+        regress.Regex(f"^{re.escape('zhu-ren')}$", "u")
+    from xiangshe.domain.schema import ecma_escape
+    for word in ("zhu-ren", "a.b(c)|d", "乡射 #1"):
+        pattern = f"^{ecma_escape(word)}$"
+        regress.Regex(pattern, "u")
+        assert re.fullmatch(pattern, word)
+
+
+def check_jsonschema(*args: str) -> subprocess.CompletedProcess:
+    exe = shutil.which("check-jsonschema", path=str(Path(sys.executable).parent)) or \
+        shutil.which("check-jsonschema")
+    assert exe, "check-jsonschema is not installed: pip install -e '.[test]'"
+    return subprocess.run([exe, *args], capture_output=True, text=True, timeout=300)
+
+
+def test_check_jsonschema_in_its_default_mode_accepts_bundled_traces(tmp_path: Path) -> None:
+    """What docs/ci-example.yml runs: the schema as `xiangshe schema trace` prints it, bundled traces
+    as YAML and as a JSON array, check-jsonschema's default (ECMA-262 unicode) regexes."""
+    schema = tmp_path / "trace.schema.json"
+    schema.write_text(invoke("schema", "trace").stdout, encoding="utf-8")
+    docs = []
+    for path in VIOLATIONS[:4]:
+        recs = records(path)
+        doc = tmp_path / f"{path.stem}.yaml"
+        doc.write_text(yaml.safe_dump(recs, allow_unicode=True), encoding="utf-8")
+        docs.append(doc)
+    (tmp_path / "as-json.json").write_text(json.dumps(records(VIOLATIONS[4]), ensure_ascii=False),
+                                          encoding="utf-8")
+    docs.append(tmp_path / "as-json.json")
+    ok = check_jsonschema("--schemafile", str(schema), *map(str, docs))
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("- {actor: zhu-ren, act: 献爵, obj: jue-2}\n", encoding="utf-8")
+    refused = check_jsonschema("--schemafile", str(schema), str(bad))
+    assert refused.returncode == 1 and "bad.yaml" in refused.stdout + refused.stderr
+
+
+# -- explain, query, check-rules: every command with --format json has its schema ----------------
+
+def test_every_command_with_json_output_has_a_schema() -> None:
+    import click
+    with_json = sorted(name for name, cmd in cli.commands.items()
+                       for p in cmd.params if p.name == "fmt" and isinstance(p.type, click.Choice)
+                       and "json" in p.type.choices)
+    assert {"check", "rules", "explain", "coverage", "counterexample", "query", "check-rules"} <= set(with_json)
+    assert set(with_json) <= set(schemas.NAMES), set(with_json) - set(schemas.NAMES)
+
+
+def test_explain_schema_describes_rules_as_the_rules_schema_does() -> None:
+    explained = schemas.load("explain")["$defs"]
+    listed = schemas.load("rules")["$defs"]
+    rule = dict(listed["rule"])
+    rule.pop("additionalProperties")
+    assert explained["rule"] == rule and explained["quote"] == listed["quote"]
+
+
+@pytest.mark.parametrize("word", ["R120", "R108", "wu-jie", "dian-jue-er-ci", "shang-she-tui-yu-wu-yi-gan",
+                                  "fan-dian-zhe-yu-zuo-jiang-ju-zhe-yu-you"])
+def test_explain_json_of_rules_validates(word: str) -> None:
+    doc = json.loads(invoke("explain", word, "--format", "json").stdout)
+    assert_valid("explain", doc)
+
+
+@pytest.mark.parametrize("word", ["machine.jue", "machine.she-zhe", "machine.si-she", "audit.r132", "audit.n08"])
+def test_explain_json_of_machines_and_audit_checks_validates(word: str) -> None:
+    doc = json.loads(invoke("explain", word, "--format", "json").stdout)
+    assert_valid("explain", doc)
+
+
+def test_explain_schema_is_strict() -> None:
+    v = validator("explain")
+    doc = json.loads(invoke("explain", "不贯不释", "--format", "json").stdout)
+    assert v.is_valid(doc)
+    for mutate in (lambda d: d["rules"][0].pop("examples"),
+                   lambda d: d["rules"][0].__setitem__("extra", 1),
+                   lambda d: d["rules"][0]["examples"]["failing"].pop("window"),
+                   lambda d: d["rules"][0]["contested"][0]["options"][0].pop("encoded"),
+                   lambda d: d.__setitem__("machines", []),
+                   lambda d: d.pop("rules")):
+        bad = copy.deepcopy(doc)
+        mutate(bad)
+        assert not v.is_valid(bad)
+    machine = json.loads(invoke("explain", "machine.jue", "--format", "json").stdout)
+    machine["machines"][0]["edges"][0].pop("quote")
+    assert not v.is_valid(machine)
+
+
+QUERIES = [
+    ("absence", "--pattern", "司射 升 * actor.司射=袒·搢扑", "--depth", "3"),
+    ("precedence", "--first", "* 洗 爵|觯", "--then", "* 实 爵|觯", "--same", "obj", "--depth", "4"),
+    ("at_most", "--pattern", "主人 献 爵", "-n", "40", "--depth", "2"),
+]
+
+
+@pytest.mark.parametrize("args", QUERIES, ids=lambda a: a[0])
+def test_query_json_validates(args: tuple[str, ...]) -> None:
+    result = invoke("query", *args, "--format", "json")
+    assert result.exit_code in (0, 1), result.output
+    doc = json.loads(result.stdout)
+    assert doc["holds"] is (result.exit_code == 0)
+    assert doc["property"]["kind"] == args[0]                 # the property asked, as given
+    assert_valid("query", doc)
+    if not doc["holds"]:
+        doc.pop("counterexample")
+        assert not validator("query").is_valid(doc)
+
+
+def test_query_json_when_the_solver_gives_up_validates(monkeypatch: pytest.MonkeyPatch) -> None:
+    from xiangshe.constraints import search
+    monkeypatch.setattr(search, "refute", lambda *a, **k: search.Unknown("timeout", 3))
+    result = invoke("query", *QUERIES[0], "--format", "json")
+    assert result.exit_code == 3
+    doc = json.loads(result.stdout)
+    assert doc["holds"] is None and doc["outcome"] == "unknown: timeout"
+    assert_valid("query", doc)
+    doc.pop("outcome")
+    assert not validator("query").is_valid(doc)
+
+
+def test_check_rules_json_validates_and_the_schema_is_strict() -> None:
+    result = invoke("check-rules", "--format", "json", "--redundancy", "3", "--jobs", "1")
+    doc = json.loads(result.stdout)
+    assert {c["check"] for c in doc["checks"]} == {"quotes", "machines", "vacuity", "consistency",
+                                                    "redundancy"}
+    assert_valid("check-rules", doc)
+    v = validator("check-rules")
+    for mutate in (lambda d: d["checks"][0].pop("location"),
+                   lambda d: d["checks"][0].__setitem__("severity", "fatal"),
+                   lambda d: d["checks"][0].__setitem__("check", "spelling"),
+                   lambda d: d.pop("ok")):
+        bad = copy.deepcopy(doc)
+        mutate(bad)
+        assert not v.is_valid(bad)

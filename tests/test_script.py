@@ -252,8 +252,9 @@ def test_check_text_in_chinese(how: str, monkeypatch: pytest.MonkeyPatch) -> Non
     assert english.exit_code == chinese.exit_code == 1
     assert f"{path}:35: error: " in english.stdout and "\n  why   " in english.stdout
     assert f"{path}:35: 错误: " in chinese.stdout
-    for word in ("理由", "规则", "原文", "计分核查", "所从之说"):
+    for word in ("规则", "原文", "计分核查", "所从之说", "此前没有「"):
         assert word in chinese.stdout and word not in english.stdout, word
+    assert "理由" not in chinese.stdout          # the rule's English reading is not mixed in
     assert "1 violation in 1 of 1 trace (22 events)" in english.stdout
     assert "1 处违例，共 1 份仪注中 1 份（22 个事件）" in chinese.stdout
     assert "不贯不释" in chinese.stdout          # the rule and its quote are shown as written

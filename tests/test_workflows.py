@@ -5,6 +5,7 @@ example (docs/ci-example.yml) parse, select the right files, and their commands 
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
 import shutil
@@ -80,11 +81,66 @@ def test_ci_example_is_a_workflow_with_sarif_upload_and_junit_artifact() -> None
     assert upload["if"] == "always()" and upload["with"]["sarif_file"] == "xiangshe.sarif"
 
 
-def run_step(name: str, cwd: Path) -> subprocess.CompletedProcess:
-    """Run a step of the CI example in bash, `xiangshe` being this environment's installed xiangshe."""
+def test_ci_example_installs_xiangshe_from_its_repository_not_a_made_up_release() -> None:
+    """xiangshe is on no package index: the workflow checks out the repository the user names and
+    pip-installs that checkout; a pip requirement naming a version of xiangshe would fail."""
+    wf = workflow()
+    steps = wf["jobs"]["check"]["steps"]
+    checkout = [s for s in steps if s.get("uses", "").startswith("actions/checkout@")]
+    assert len(checkout) == 2 and "with" not in checkout[0]          # the plans, then xiangshe
+    xs = checkout[1]["with"]
+    assert xs["repository"] == "${{ env.XIANGSHE_REPOSITORY }}" and xs["ref"] == "${{ env.XIANGSHE_REF }}"
+    assert wf["env"]["XIANGSHE_REPOSITORY"] == "OWNER/xiangshe"      # a placeholder, documented
+    install = next(s for s in steps if s.get("name") == "Install xiangshe")["run"]
+    args = shlex.split(install)
+    assert args[:4] == ["python", "-m", "pip", "install"] and f"./{xs['path']}" in args
+    assert not any(re.match(r"xiangshe\s*[=<>~!]", a) for a in args), install
+    assert all(re.search(r"[<>=]", a) for a in args[4:] if not a.startswith("./")), "pin the tools"
+    assert steps.index(checkout[1]) < steps.index(next(s for s in steps if s.get("name") == "Install xiangshe"))
+    doc = (ROOT / "docs" / "workflows.md").read_text(encoding="utf-8")
+    assert "XIANGSHE_REPOSITORY" in doc and "OWNER/xiangshe" in doc
+
+
+@pytest.mark.skipif(BASH is None, reason="the workflow's steps are bash")
+def test_ci_example_stops_while_the_placeholder_is_left(tmp_path: Path) -> None:
+    wf = workflow()
+    env = {**os.environ, **wf["env"]}
+    stop = run_step("Is the xiangshe repository set?", tmp_path, env)
+    assert stop.returncode == 1 and "XIANGSHE_REPOSITORY" in stop.stderr
+    go = run_step("Is the xiangshe repository set?", tmp_path, env | {"XIANGSHE_REPOSITORY": "me/xiangshe"})
+    assert go.returncode == 0
+
+
+def run_step(name: str, cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
+    """Run a step of the CI example in bash, `xiangshe` being this environment's installed xiangshe
+    and this environment's scripts (check-jsonschema) on the PATH."""
     step = next(s for s in workflow()["jobs"]["check"]["steps"] if s.get("name") == name)
     prelude = f'set -eo pipefail\nxiangshe() {{ "{sys.executable}" -m xiangshe "$@"; }}\n'
-    return subprocess.run([BASH, "-c", prelude + step["run"]], cwd=cwd, capture_output=True, text=True)
+    env = dict(env if env is not None else os.environ)
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+    return subprocess.run([BASH, "-c", prelude + step["run"]], cwd=cwd, capture_output=True, text=True,
+                          env=env)
+
+
+@pytest.mark.skipif(BASH is None, reason="the workflow's steps are bash")
+def test_ci_example_schema_step_validates_yaml_plans(tmp_path: Path) -> None:
+    """The step as written: `xiangshe schema trace`, then check-jsonschema in its default mode
+    (ECMA-262 unicode regexes) on the YAML plans; a wrong word fails the job."""
+    from xiangshe.domain.parse import parse_file, to_jsonl
+
+    plans = tmp_path / "plans"
+    plans.mkdir()
+    shutil.copy(ROOT / "traces" / "canonical.trace", plans / "a.trace")      # not YAML: not validated
+    records = [json.loads(x) for x in
+               to_jsonl(parse_file(ROOT / "traces" / "violations" / "bu-guan-bu-shi.trace")).splitlines()]
+    (plans / "b.yaml").write_text(yaml.safe_dump(records, allow_unicode=True), encoding="utf-8")
+    assert run_step("List the plans", tmp_path).returncode == 0
+    ok = run_step("Validate YAML and JSON plans against the trace schema", tmp_path)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    (plans / "c.yml").write_text("- {actor: zhu-ren, act: 献爵, obj: jue-2}\n", encoding="utf-8")
+    assert run_step("List the plans", tmp_path).returncode == 0
+    bad = run_step("Validate YAML and JSON plans against the trace schema", tmp_path)
+    assert bad.returncode == 1 and "c.yml" in bad.stdout + bad.stderr
 
 
 @pytest.mark.skipif(BASH is None, reason="the workflow's steps are bash")
@@ -130,3 +186,43 @@ def test_sarif_rules_carry_quotes_and_help_for_code_scanning() -> None:
     assert loc["artifactLocation"]["uri"] == "traces/violations/bu-guan-bu-shi.trace"
     assert loc["region"]["startLine"] == 35
     assert result["relatedLocations"][0]["physicalLocation"]["region"]["startLine"] == 134
+
+
+GIT = shutil.which("git")
+
+
+@pytest.mark.skipif(GIT is None, reason="pre-commit needs git")
+def test_pre_commit_try_repo_runs_the_hook_from_this_checkout(tmp_path: Path) -> None:
+    """pre-commit for real: it clones this checkout (with its uncommitted changes), builds its own
+    virtual environment and pip-installs the repository into it (a non-editable install, the
+    package index the only network), then runs the hook on a plans repository."""
+    if subprocess.run([GIT, "-C", str(ROOT), "rev-parse", "--git-dir"], capture_output=True).returncode:
+        pytest.skip("this checkout is not a git repository")
+    plans = tmp_path / "plans-repo"
+    (plans / "plans").mkdir(parents=True)
+    shutil.copy(ROOT / "traces" / "canonical.trace", plans / "plans" / "good.trace")
+    shutil.copy(ROOT / "traces" / "violations" / "bu-guan-bu-shi.trace", plans / "plans" / "bad.trace")
+    (plans / "notes.txt").write_text("not a staging\n", encoding="utf-8")
+    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home"), "NO_COLOR": "1",
+           "GIT_AUTHOR_NAME": "test", "GIT_AUTHOR_EMAIL": "test@example.invalid",
+           "GIT_COMMITTER_NAME": "test", "GIT_COMMITTER_EMAIL": "test@example.invalid"}
+    env.pop("XIANGSHE_LANG", None)
+    subprocess.run([GIT, "init", "-q", str(plans)], check=True, env=env)
+    subprocess.run([GIT, "add", "-A"], cwd=plans, check=True, env=env)
+
+    def try_repo() -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "pre_commit", "try-repo", str(ROOT), "xiangshe-check",
+                               "--all-files", "--color", "never"], cwd=plans, env=env,
+                              capture_output=True, text=True, timeout=900)
+
+    run = try_repo()
+    out = run.stdout + run.stderr
+    assert run.returncode == 1, out
+    assert "xiangshe check" in out and "Failed" in out
+    assert "plans/bad.trace:35: error:" in out and "[bu-guan-bu-shi R120 不贯不释]" in out
+    assert "plans/good.trace:" not in out.replace("plans/good.trace: scoring audit", "")
+    assert "notes.txt" not in out and "Traceback" not in out
+    (plans / "plans" / "bad.trace").unlink()            # the environment is reused: only the run again
+    subprocess.run([GIT, "add", "-A"], cwd=plans, check=True, env=env)
+    again = try_repo()
+    assert again.returncode == 0 and "Passed" in again.stdout, again.stdout + again.stderr

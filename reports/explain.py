@@ -1,0 +1,100 @@
+"""`explain` output: a rule (reports.render.explain_text / explain_json), a machine (its table:
+states, edges and the quote of each) or a check of the scoring audit (what it checks, its quote).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from xiangshe.constraints.explain import AuditCheck, Explanation
+from xiangshe.domain.text import TEXT, Citation
+from xiangshe.fsm.table import Table
+from xiangshe.reports.messages import label, prose, t
+
+
+def _in_context(c: Citation) -> str:
+    before, quote, after = TEXT.context(c)
+    return f"{c.source}:{c.line}  …{before}【{quote}】{after}…"
+
+
+def _runs(table: Table) -> str:
+    who = []
+    if table.objects:
+        who.append(t("every instance of") + " " + "、".join(table.objects))
+    if table.roles:
+        who.append(t("every person whose role is") + " " + "、".join(table.roles))
+    if table.shooters:
+        who.append(t("every shooter in a pair (耦)"))
+    return "; ".join(who)
+
+
+def machine_text(table: Table) -> str:
+    """The machine's table as `explain` shows it: what runs it, its states, its edges with quotes."""
+    glosses = dict(table.state_gloss)
+    width = max(len(s) for s in table.states)
+    out = [f"{table.name}  (machine.{table.slug})",
+           f"  {label('defined')}{table.path}"]
+    if prose(table.gloss):
+        out.append(f"  {label('gloss')}{prose(table.gloss)}")
+    out += [f"  {label('runs')}{_runs(table)}",
+            f"  {label('initial')}{table.initial}"]
+    if table.final:
+        out.append(f"  {label('final')}{', '.join(table.final)}")
+    out.append(f"  {t('states')}:")
+    for s in table.states:
+        out.append(f"    {s:<{width}}  {prose(glosses.get(s)) or ''}".rstrip())
+    out.append(f"  {t('edges')}:")
+    groups: dict[int, list] = {}        # an edge of the table with several sources is one group
+    for e in table.edges:
+        groups.setdefault(e.defined_at, []).append(e)
+    for at, edges in groups.items():
+        sources = ", ".join(e.source for e in edges)
+        dests = {e.dest for e in edges}
+        dest = f"({t('unchanged')})" if all(e.dest == e.source for e in edges) and len(edges) > 1 \
+            else ", ".join(dict.fromkeys(e.dest for e in edges)) if len(dests) > 1 else edges[0].dest
+        out.append(f"    {edges[0].act}: {sources} → {dest}  {table.path}:{at}")
+        out.append(f"      {_in_context(edges[0].cite)}")
+    return "\n".join(out)
+
+
+def machine_json(table: Table) -> dict:
+    glosses = dict(table.state_gloss)
+    return {"id": f"machine.{table.slug}", "name": table.name, "kind": "machine", "gloss": table.gloss,
+            "defined": table.path, "objects": list(table.objects), "roles": list(table.roles),
+            "shooters": table.shooters, "initial": table.initial, "final": list(table.final),
+            "states": [{"state": s, "gloss": glosses.get(s)} for s in table.states],
+            "edges": [{"act": e.act, "from": e.source, "to": e.dest, "defined": f"{table.path}:{e.defined_at}",
+                       "quote": e.cite.quote, "source_line": e.cite.line} for e in table.edges]}
+
+
+def audit_text(check: AuditCheck) -> str:
+    """A check of the scoring audit: what it checks, where, and the text it checks."""
+    return "\n".join([f"数获  ({check.id}, {check.catalogue})",
+                      f"  {label('defined')}{check.defined}  {t('the scoring audit')}",
+                      f"  {label('checks')}{t(check.what)}",
+                      f"  {t('text')}:",
+                      f"    {_in_context(check.citation)}"])
+
+
+def audit_json(check: AuditCheck) -> dict:
+    return {"id": check.id, "name": "数获", "catalogue": check.catalogue, "kind": "audit",
+            "checks": check.what, "defined": check.defined,
+            "quotes": [{"text": check.citation.quote, "source_line": check.citation.line}]}
+
+
+def explain_output(subject: Sequence[Explanation] | Table | AuditCheck, fmt: str) -> str:
+    """The whole output of `explain` in `fmt` (text or json): rules' explanations, a machine, or an
+    audit check. JSON: `{"rules": […]}`, `{"machines": [{…}]}` or `{"audits": [{…}]}`."""
+    from xiangshe.reports import render
+
+    if isinstance(subject, Table):
+        doc, text = {"machines": [machine_json(subject)]}, machine_text
+    elif isinstance(subject, AuditCheck):
+        doc, text = {"audits": [audit_json(subject)]}, audit_text
+    else:
+        if fmt == "json":
+            return json.dumps({"rules": [render.explain_json(x) for x in subject]}, ensure_ascii=False,
+                              indent=2)
+        return "\n\n".join(render.explain_text(x) for x in subject)
+    return json.dumps(doc, ensure_ascii=False, indent=2) if fmt == "json" else text(subject)
