@@ -151,9 +151,9 @@ def test_every_link_has_its_anchor_and_every_finding_is_linked(pages) -> None:
 
 
 def test_an_event_breaking_several_rules_links_to_each(tmp_path: Path) -> None:
-    """Draining a cup still in its basket: the 爵's machine refuses, and R030 (no bare cup) objects."""
+    """Draining a cup still in its basket: the 爵's machine refuses, and R030 (献宾 has 荐) objects."""
     trace = tmp_path / "two.trace"
-    trace.write_text("phase Φ05\n主人 卒爵 爵1\n", encoding="utf-8")
+    trace.write_text("phase Φ05\n宾 卒爵 爵1\n", encoding="utf-8")
     page = tmp_path / "two.html"
     assert invoke("report", str(trace), "-o", str(page)).exit_code == 1
     tags = elements(page.read_text(encoding="utf-8"))
