@@ -444,8 +444,8 @@ def shi_qu_shi(s: Staging, states: dict[tuple[str, str], str]) -> None:
             s.ev("宾 袭", 186, "")
             s.ev("主人 释弓矢 弓 at=堂东", 186, "")
             s.ev("主人 袭", 186, "")
-            s.ev("宾 升 at=西阶", 186, "及阶揖，升堂揖")
-            s.ev("主人 升 at=阼阶", 186, "")
+            s.ev("主人 升 at=阼阶", 186, "及阶揖，升堂揖 (主人升一等，宾升)")
+            s.ev("宾 升 at=西阶", 186, "")
             s.ev("宾 就席", 187, "就席")
             s.ev("主人 就席", 187, "")
         elif k == "大夫耦":
@@ -523,8 +523,8 @@ def _bin_zhuren(s: Staging, p: Pair, shoot, says: dict[str, str] | None = None) 
     with ruchu(s, 196, says):
         s.ev("宾 揖", 139, "皆由其阶，阶下揖")
         s.ev("主人 揖", 139)
-        s.ev("宾 升 at=西阶", 139, "升堂揖")
-        s.ev("主人 升 at=阼阶", 139)
+        s.ev("主人 升 at=阼阶", 139, "升堂揖 (主人升一等，宾升)")
+        s.ev("宾 升 at=西阶", 139)
         s.ev("宾 履物 at=右物", 139, "主人为下射，皆当其物，北面揖，及物揖")
         s.ev("主人 履物 at=左物", 139)
         shoot(p)
@@ -538,8 +538,8 @@ def _bin_zhuren(s: Staging, p: Pair, shoot, says: dict[str, str] | None = None) 
         s.ev("主人 释弓 弓 at=序东", 140)
         s.ev("主人 说决拾", 141)
         s.ev("主人 袭", 141)
-        s.ev("宾 升 at=西阶", 141, "升，及阶揖，升堂揖")
-        s.ev("主人 升 at=阼阶", 141)
+        s.ev("主人 升 at=阼阶", 141, "升，及阶揖，升堂揖 (主人升一等，宾升)")
+        s.ev("宾 升 at=西阶", 141)
         s.ev("宾 就席", 141, "皆就席")
         s.ev("主人 就席", 141)
 
@@ -731,7 +731,8 @@ def shi_qu_shi_final(s: Staging, states: dict[tuple[str, str], str]) -> None:
         s.ev(f"{who} 袭", 203, "")
     for who in s.shooters:
         s.ev(f"{who} 揖", 203, "辩拾取矢，揖")
-    for who in s.shooters:
+    # 郑注: 「主人以賓揖升大夫及衆賓從升」 — the host leads (主人升一等，宾升), the others follow
+    for who in sorted(s.shooters, key=lambda w: w != "主人"):
         if who.startswith("弟子"):
             continue
         stairs = "阼阶" if who == "主人" else "西阶"
