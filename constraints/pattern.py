@@ -3,7 +3,7 @@
 A pattern has the shape of an event, `ACTOR ACT [OBJECT] [condition …]`:
 
     释获者 释获                         the act 释获 by a 释获者
-    * 射 * result=贯 round=2|3          any shot that pierces, in round 2 or 3
+    * 射 * result=中正 round=2|3         any shot that hits the 正, in round 2 or 3
     * 献|酢 觯                           an offering made with a 觯
     * 祭 觯 obj.state=实·不洗            a libation from a cup filled without washing
     司正 * * actor.司马=执弓             anything the 司马 does while holding the bow

@@ -1,7 +1,8 @@
 """The scoring audit: from a trace's shots and tallies, per arrow whether it scored and why, the
 count per side in 纯 and 奇, and checks of the announced result and of the numeric facts.
 
-What scores follows the readings in force: `guan` (贯 = lodged, 贾疏; or 贯犹中, 郑注) and, in
+What scores follows the readings in force: `guan` (贯犹中, 郑注: only a hit on the 正 scores, 「不中正，
+不释算」; or, the encoder's alternative, any hit on the 侯) and, in
 round 3, `gu` (the release on the drum beat). What is announced follows `xian-huo` (the margin,
 or the winner's whole count). Round 1 never scores: 获而未释获.
 """
@@ -15,7 +16,10 @@ from xiangshe.constraints.readings import defaults
 from xiangshe.domain.text import TEXT, Citation
 from xiangshe.domain.trace import Trace
 
-SCORING = {"jia": {"贯"}, "zheng": {"贯", "中不贯"}}
+#: the results that score under each encoded reading of 贯 (readings.toml [guan])
+SCORING = {"zheng": {"中正"}, "hou": {"中正", "中侯"}}
+#: how the audit names what scores, per reading
+SCORING_LABEL = {"zheng": "a hit on the 正 (中正; 郑注 贯犹中, 不中正不释算)", "hou": "a hit on the 侯 (中正 or 中侯)"}
 #: the words of the text the audit checks (counted as cited by `coverage`)
 CITED = (("获而未释获", 102), ("不贯不释", None), ("不鼓不释", None), ("每一个释一算", None),
          ("拾发，以将乘矢", None), ("凿背容八算", None), ("箭筹八十", None),
@@ -140,7 +144,7 @@ def audit(trace: Trace, readings: dict[str, str] | None = None) -> list[RoundSco
         if e.round == 1:
             scores, why, cite = False, "round 1: 获而未释获 (hits are called, not tallied)", _cite("获而未释获", 102)
         elif result not in scoring:
-            label = "贯" if chosen["guan"] == "jia" else "贯 or 中 (贯犹中)"
+            label = SCORING_LABEL[chosen["guan"]]
             scores, why, cite = False, f"{result or 'no result'} is not {label}: 不贯不释", _cite("不贯不释")
         elif e.round == 3 and beat != "是":
             scores, why, cite = False, "not on the drum beat: 不鼓不释", _cite("不鼓不释")

@@ -50,7 +50,7 @@ def test_check_golden(trace: Path, update_golden: bool) -> None:
 def test_check_without_file_checks_the_canonical_ceremony() -> None:
     result = invoke("check")
     assert result.exit_code == 0 and "ok: 1 trace" in result.output
-    assert "readings: guan=jia" in result.output
+    assert "readings: guan=zheng" in result.output
 
 
 def test_check_json_fields() -> None:

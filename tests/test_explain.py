@@ -36,7 +36,7 @@ def at_root(monkeypatch: pytest.MonkeyPatch) -> None:
 
 #: a reading by default and its alternative, a pair rule, a cast rule without a line, a deferred
 #: rule, and a rule of the 君 whose passing example comes from another rule's violating example
-GOLDEN_CASES = [("explain", "不贯不释"), ("explain", "bu-guan-bu-shi-zheng"), ("explain", "R108"),
+GOLDEN_CASES = [("explain", "不贯不释"), ("explain", "bu-guan-bu-shi-hou"), ("explain", "R108"),
                 ("explain", "wu-jie"), ("explain", "dian-jue-er-ci"),
                 ("explain", "shang-she-tui-yu-wu-yi-gan"), ("explain", "R120", "--format", "json")]
 
@@ -54,9 +54,10 @@ def test_explain_golden(args: tuple[str, ...], update_golden: bool) -> None:
 
 
 def test_explain_shows_the_contested_readings_of_the_rule() -> None:
-    out = invoke("explain", "bu-guan-bu-shi-zheng").output
+    out = invoke("explain", "bu-guan-bu-shi-hou").output
     assert "contested readings:" in out and "guan  What is a 贯" in out
-    assert "▸ zheng" in out and "郑玄注" in out and "[default]" in out      # jia is the default
+    assert "▸ hou" in out and "郑玄注" in out and "[default]" in out       # zheng (郑注) is the default
+    assert "敖继公" in out and "encoder's own" in out
     assert "not checkable: a trace does not record how far a bow was drawn" in out
     plain = invoke("explain", "da-fu-yu-shi-wei-ou").output
     assert "contested readings" not in plain
@@ -66,7 +67,7 @@ def test_explain_json_carries_examples_and_readings() -> None:
     doc = json.loads(invoke("explain", "不贯不释", "--format", "json").stdout)
     rule = doc["rules"][0]
     assert [c["point"] for c in rule["contested"]] == ["guan"]
-    assert rule["contested"][0]["follows"] == "jia"
+    assert rule["contested"][0]["follows"] == "zheng"
     failing, passing = rule["examples"]["failing"], rule["examples"]["passing"]
     assert failing["path"] == "traces/violations/bu-guan-bu-shi.trace"
     assert failing["finding"]["rule"] == "bu-guan-bu-shi"

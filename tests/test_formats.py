@@ -33,11 +33,11 @@ cast 甲 弟子
 cast 乙 弟子
 pair 上耦 上射=甲 下射=乙
 phase Φ27
-甲 射 矢 arrow=1 result=贯
+甲 射 矢 arrow=1 result=中正
 释获者 释获 算 for=甲 arrow=1 side=右
-甲 射 矢 arrow=2 result=贯
+甲 射 矢 arrow=2 result=中正
 释获者 释获 算 for=甲 arrow=2 side=右
-乙 射 矢 arrow=1 result=贯
+乙 射 矢 arrow=1 result=中正
 释获者 释获 算 for=乙 arrow=1 side=左
 甲 射 矢 arrow=3 result=不中
 甲 射 矢 arrow=4 result=不中
@@ -139,7 +139,7 @@ def test_sarif_result_locates_the_finding_in_the_trace_and_the_text() -> None:
     [res] = run["results"]
     assert res["ruleId"] == "bu-guan-bu-shi" and res["level"] == "error"
     assert run["tool"]["driver"]["rules"][res["ruleIndex"]]["id"] == res["ruleId"]
-    assert res["message"]["text"].startswith("no earlier 「* 射 矢 result=贯 round=2|3」")
+    assert res["message"]["text"].startswith("no earlier 「* 射 矢 result=中正 round=2|3」")
     loc = res["locations"][0]["physicalLocation"]
     assert loc == {"artifactLocation": {"uri": VIOLATION}, "region": {"startLine": 35}}
     [text] = res["relatedLocations"]
@@ -147,17 +147,17 @@ def test_sarif_result_locates_the_finding_in_the_trace_and_the_text() -> None:
                                         "region": {"startLine": 134}}
     assert text["message"]["text"] == "「不贯不释」"
     assert res["partialFingerprints"] == {"xiangshe/v1": f"bu-guan-bu-shi:{VIOLATION}:35"}
-    assert run["properties"]["readings"]["guan"] == "jia"
+    assert run["properties"]["readings"]["guan"] == "zheng"
 
 
 def test_sarif_follows_the_readings_in_force() -> None:
-    log, code = sarif("traces/violations/bu-guan-bu-shi-zheng.trace", "--reading", "guan=zheng")
+    log, code = sarif("traces/violations/bu-guan-bu-shi-hou.trace", "--reading", "guan=hou")
     assert code == 1
     [run] = log["runs"]
-    assert run["properties"]["readings"]["guan"] == "zheng"
+    assert run["properties"]["readings"]["guan"] == "hou"
     ids = [d["id"] for d in run["tool"]["driver"]["rules"]]
-    assert ids == expected_ids(defaults() | {"guan": "zheng"})
-    assert {r["ruleId"] for r in run["results"]} == {"bu-guan-bu-shi-zheng"}
+    assert ids == expected_ids(defaults() | {"guan": "hou"})
+    assert {r["ruleId"] for r in run["results"]} == {"bu-guan-bu-shi-hou"}
 
 
 def test_sarif_of_the_canonical_ceremony_has_no_results() -> None:

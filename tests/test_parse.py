@@ -14,7 +14,7 @@ cast 甲 弟子
 cast 乙 弟子
 pair 上耦 上射=甲 下射=乙
 phase Φ21
-甲 射 矢 arrow=1 result=贯   # a shot
+甲 射 矢 arrow=1 result=中正   # a shot
 司马 命去侯
 众宾2 取 爵2 at=上篚
 主人 献 爵 to=宾
@@ -31,7 +31,7 @@ def test_events_know_their_line_phase_round_and_objects() -> None:
     t = parse_lines(GOOD, "t.trace")
     assert [e.line for e in t] == [5, 6, 7, 8]
     shot = t[0]
-    assert (shot.actor, shot.act, shot.obj.key, shot.get("result")) == ("甲", "射", "矢@甲", "贯")
+    assert (shot.actor, shot.act, shot.obj.key, shot.get("result")) == ("甲", "射", "矢@甲", "中正")
     assert (shot.phase, shot.round) == ("Φ21", 1)
     assert t[1].actor == "司正"                      # 司马 is the 司正's other office
     assert t[2].obj.key == "爵2" and t[3].obj.key == "爵1"
@@ -117,7 +117,7 @@ def test_json_lines_records_round_trip() -> None:
     text = to_jsonl(parse_lines(GOOD, "t.trace"))
     records = [json.loads(x) for x in text.splitlines()]
     assert {"phase": "Φ21"} in records
-    assert {"actor": "甲", "act": "射", "obj": "矢", "arrow": "1", "result": "贯"} in records
+    assert {"actor": "甲", "act": "射", "obj": "矢", "arrow": "1", "result": "中正"} in records
 
 
 YAML = """\
@@ -129,14 +129,14 @@ YAML = """\
   act: 射
   obj: 矢
   arrow: 1
-  result: 贯
+  result: 中正
 """
 
 
 def test_yaml_reads_the_same_records_with_lines() -> None:
     from xiangshe.domain.parse import parse_yaml
     [e] = parse_yaml(YAML, "t.yaml").events
-    assert (e.line, e.render(), e.phase) == (5, "甲 射 矢 arrow=1 result=贯", "Φ21")
+    assert (e.line, e.render(), e.phase) == (5, "甲 射 矢 arrow=1 result=中正", "Φ21")
 
 
 @pytest.mark.parametrize(("text", "expected"), [

@@ -207,7 +207,7 @@ def test_a_hand_written_yaml_trace_with_bare_numbers_validates(trace_validator) 
 - {cast: 乙, role: 弟子, rank: 士}
 - {pair: 上耦, 上射: 甲, 下射: 乙}
 - phase: Φ27
-- {actor: 甲, act: 射, obj: 矢, arrow: 1, result: 贯, src: L134}
+- {actor: 甲, act: 射, obj: 矢, arrow: 1, result: 中正, src: L134}
 - {actor: 释获者, act: 释获, obj: 算12, for: 甲, arrow: 1, side: 右}
 - {actor: 众宾2, act: 拜, to: 司马, n: 2}
 - {actor: zhong-bin3, act: bow, to: host, n: 2, face: facing-north}

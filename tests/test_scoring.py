@@ -14,27 +14,32 @@ def rounds(body: str, **readings: str):
 
 
 def test_round_one_never_scores() -> None:
-    [r1] = rounds("phase Φ21\n甲 射 矢 arrow=1 result=贯\n")
+    [r1] = rounds("phase Φ21\n甲 射 矢 arrow=1 result=中正\n")
     assert not r1.arrows[0].scores and "获而未释获" in r1.arrows[0].why
 
 
 def test_what_scores_follows_the_reading_of_guan() -> None:
-    body = "phase Φ27\n甲 射 矢 arrow=1 result=贯\n乙 射 矢 arrow=1 result=中不贯\n"
-    [jia] = rounds(body)
-    [zheng] = rounds(body, guan="zheng")
-    assert [a.scores for a in jia.arrows] == [True, False]
-    assert [a.scores for a in zheng.arrows] == [True, True]
+    """郑注 (the default): only a hit on the 正 scores, 「不中正，不释算」; a hit on the 侯 outside the
+    正 and a miss do not. Under the encoder's alternative (guan=hou) any hit on the 侯 scores."""
+    body = ("phase Φ27\n甲 射 矢 arrow=1 result=中正\n乙 射 矢 arrow=1 result=中侯\n"
+            "甲 射 矢 arrow=2 result=不中\n")
+    [zheng] = rounds(body)
+    [hou] = rounds(body, guan="hou")
+    assert defaults()["guan"] == "zheng"
+    assert [a.scores for a in zheng.arrows] == [True, False, False]
+    assert "不中正" in zheng.arrows[1].why
+    assert [a.scores for a in hou.arrows] == [True, True, False]
 
 
 def test_round_three_needs_the_beat() -> None:
-    [r3] = rounds("phase Φ39\n甲 射 矢 arrow=1 result=贯 beat=否\n乙 射 矢 arrow=1 result=贯 beat=是\n")
+    [r3] = rounds("phase Φ39\n甲 射 矢 arrow=1 result=中正 beat=否\n乙 射 矢 arrow=1 result=中正 beat=是\n")
     assert [a.scores for a in r3.arrows] == [False, True] and "不鼓不释" in r3.arrows[0].why
 
 
 def test_announcement_is_checked_against_the_tallies() -> None:
-    body = ("phase Φ27\n甲 射 矢 arrow=1 result=贯\n释获者 释获 算 for=甲 arrow=1 side=右\n"
-            "甲 射 矢 arrow=2 result=贯\n释获者 释获 算 for=甲 arrow=2 side=右\n"
-            "乙 射 矢 arrow=1 result=贯\n释获者 释获 算 for=乙 arrow=1 side=左\n"
+    body = ("phase Φ27\n甲 射 矢 arrow=1 result=中正\n释获者 释获 算 for=甲 arrow=1 side=右\n"
+            "甲 射 矢 arrow=2 result=中正\n释获者 释获 算 for=甲 arrow=2 side=右\n"
+            "乙 射 矢 arrow=1 result=中正\n释获者 释获 算 for=乙 arrow=1 side=左\n"
             "phase Φ32\n释获者 告 to=宾 words={}\n")
     [good] = rounds(body.format("右贤于左"))
     [bad] = rounds(body.format("左右钧"))

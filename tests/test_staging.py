@@ -61,7 +61,7 @@ def test_generate_cli_never_overwrites(tmp_path: Path) -> None:
     assert result.exit_code == 0 and "phase Φ02" in out.read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("args", [["--arrow", "2:上耦:上射=贯"], ["--zhongbin", "3", "--zhongbin-pairs", "2"],
+@pytest.mark.parametrize("args", [["--arrow", "2:上耦:上射=中正"], ["--zhongbin", "3", "--zhongbin-pairs", "2"],
                                   ["--outcome", "右", "中"]])
 def test_generate_cli_rejects_bad_options(args: list[str]) -> None:
     result = CliRunner().invoke(cli, ["generate", *args])

@@ -36,16 +36,16 @@ def verdict(r, lines: list[str]) -> list[int]:
     return py
 
 
-NO_PIERCE = rule('kind = "precedence"\nfirst = "* 射 矢 result=贯"\nthen = "释获者 释获 算"\n'
+NO_PIERCE = rule('kind = "precedence"\nfirst = "* 射 矢 result=中正"\nthen = "释获者 释获 算"\n'
                  'same = { for = "actor", arrow = "arrow" }')
 
 
 @pytest.mark.parametrize(("lines", "expected"), [
-    (["phase Φ27", "甲 射 矢 arrow=1 result=贯", "释获者 释获 算 for=甲 arrow=1 side=右"], []),
-    (["phase Φ27", "甲 射 矢 arrow=1 result=中不贯", "释获者 释获 算 for=甲 arrow=1 side=右"], [1]),
-    (["phase Φ27", "甲 射 矢 arrow=2 result=贯", "释获者 释获 算 for=甲 arrow=1 side=右"], [1]),
-    (["phase Φ27", "乙 射 矢 arrow=1 result=贯", "释获者 释获 算 for=甲 arrow=1 side=右"], [1]),
-    (["phase Φ27", "释获者 释获 算 for=甲 arrow=1 side=右", "甲 射 矢 arrow=1 result=贯"], [0]),
+    (["phase Φ27", "甲 射 矢 arrow=1 result=中正", "释获者 释获 算 for=甲 arrow=1 side=右"], []),
+    (["phase Φ27", "甲 射 矢 arrow=1 result=中侯", "释获者 释获 算 for=甲 arrow=1 side=右"], [1]),
+    (["phase Φ27", "甲 射 矢 arrow=2 result=中正", "释获者 释获 算 for=甲 arrow=1 side=右"], [1]),
+    (["phase Φ27", "乙 射 矢 arrow=1 result=中正", "释获者 释获 算 for=甲 arrow=1 side=右"], [1]),
+    (["phase Φ27", "释获者 释获 算 for=甲 arrow=1 side=右", "甲 射 矢 arrow=1 result=中正"], [0]),
 ], ids=["pierced", "not-pierced", "other-arrow", "other-shooter", "tally-first"])
 def test_precedence_with_correlation(lines: list[str], expected: list[int]) -> None:
     assert verdict(NO_PIERCE, lines) == expected

@@ -33,7 +33,7 @@ class Options:
     seed: int = 0                     # varies the arrows' results within the chosen outcomes
     until: str = "Φ52"                # the last phase to stage
     arrows: dict[str, tuple[str, ...]] = field(default_factory=dict, hash=False, compare=False)
-    # explicit results: key "2:上耦:上射" → 4 results (贯, 中不贯, 不中, 射获, 猎获)
+    # explicit results: key "2:上耦:上射" → 4 results (中正, 中侯, 不中, 射获, 猎获)
 
     def __post_init__(self) -> None:
         if not 3 <= self.zhongbin <= 30:

@@ -20,24 +20,24 @@ import random
 
 from xiangshe.domain.staging import Pair, Staging
 
-HITS = ("贯", "中不贯")          # the 获者 calls a hit (获) for these; only 贯 is tallied (不贯不释)
-RESULTS = ("贯", "中不贯", "不中", "射获", "猎获")
+HITS = ("中正", "中侯")          # the 获者 calls a hit on the 侯 (获); only 中正 is tallied (不贯不释: 郑注 不中正不释算)
+RESULTS = ("中正", "中侯", "不中", "射获", "猎获")
 SIDES = ("上射", "下射")
 
 # The arrows of the canonical staging (seed 0): pair name -> (上射's four, 下射's four).
 CANONICAL_RESULTS: dict[int, dict[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
     1: {
-        "上耦": (("贯", "不中", "贯", "中不贯"), ("不中", "贯", "贯", "不中")),
-        "次耦": (("贯", "贯", "不中", "贯"), ("中不贯", "不中", "贯", "不中")),
-        "下耦": (("不中", "贯", "不中", "不中"), ("贯", "不中", "中不贯", "贯")),
+        "上耦": (("中正", "不中", "中正", "中侯"), ("不中", "中正", "中正", "不中")),
+        "次耦": (("中正", "中正", "不中", "中正"), ("中侯", "不中", "中正", "不中")),
+        "下耦": (("不中", "中正", "不中", "不中"), ("中正", "不中", "中侯", "中正")),
     },
     2: {
-        "上耦": (("贯", "不中", "贯", "中不贯"), ("不中", "贯", "不中", "不中")),
-        "次耦": (("贯", "贯", "不中", "贯"), ("贯", "不中", "中不贯", "贯")),
-        "下耦": (("不中", "贯", "不中", "不中"), ("不中", "不中", "贯", "不中")),
-        "宾耦": (("贯", "不中", "贯", "不中"), ("不中", "贯", "不中", "不中")),
-        "大夫耦": (("不中", "贯", "不中", "不中"), ("贯", "不中", "不中", "贯")),
-        "众耦": (("贯", "不中", "不中", "不中"), ("不中", "不中", "不中", "不中")),
+        "上耦": (("中正", "不中", "中正", "中侯"), ("不中", "中正", "不中", "不中")),
+        "次耦": (("中正", "中正", "不中", "中正"), ("中正", "不中", "中侯", "中正")),
+        "下耦": (("不中", "中正", "不中", "不中"), ("不中", "不中", "中正", "不中")),
+        "宾耦": (("中正", "不中", "中正", "不中"), ("不中", "中正", "不中", "不中")),
+        "大夫耦": (("不中", "中正", "不中", "不中"), ("中正", "不中", "不中", "中正")),
+        "众耦": (("中正", "不中", "不中", "不中"), ("不中", "不中", "不中", "不中")),
     },
 }
 
@@ -104,9 +104,9 @@ def outcome_of(s: Staging, rnd: int) -> str:
 
 
 def tallies(results: dict[str, tuple[tuple[str, ...], tuple[str, ...]]]) -> tuple[int, int]:
-    """The tallies of a round's results (pair name -> (上射's, 下射's)): (右, 左), one per 贯."""
-    right = sum(r == "贯" for up, _ in results.values() for r in up)
-    left = sum(r == "贯" for _, low in results.values() for r in low)
+    """The tallies of a round's results (pair name -> (上射's, 下射's)): (右, 左), one per 中正 (a hit on the 正)."""
+    right = sum(r == "中正" for up, _ in results.values() for r in up)
+    left = sum(r == "中正" for _, low in results.values() for r in low)
     return right, left
 
 
@@ -133,27 +133,27 @@ def _fit(res: dict[str, list[list[str]]], fixed: set[tuple[str, int]], outcome: 
                     continue
                 for i, r in enumerate(res[name][k]):
                     # raise the margin: a 上射 hits or a 下射 misses; lower it: the reverse
-                    if (k == 0) == up and r != "贯" or (k == 1) == up and r == "贯":
+                    if (k == 0) == up and r != "中正" or (k == 1) == up and r == "中正":
                         cands.append((name, k, i))
         if not cands:
             if ok(m):
                 return
             raise ValueError(f"options.arrows leave no way to reach the outcome {outcome}")
         name, k, i = rng.choice(cands)
-        hit = res[name][k][i] != "贯"
-        res[name][k][i] = "贯" if hit else rng.choice(("不中", "不中", "中不贯"))
+        hit = res[name][k][i] != "中正"
+        res[name][k][i] = "中正" if hit else rng.choice(("不中", "不中", "中侯"))
         m = margin()
 
 
 def results_for(s: Staging, rnd: int) -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
     """The arrows of round `rnd`: pair name -> (上射's four results, 下射's four results).
 
-    Round 1: the 三耦 only (no tally, no outcome). Rounds 2 and 3: every pair, and the 贯 (one
+    Round 1: the 三耦 only (no tally, no outcome). Rounds 2 and 3: every pair, and the 中正 (one
     tally each) give the outcome `outcome_of(s, rnd)`. Explicit results in s.o.arrows (key
     "<round>:<pair name>:上射|下射") are kept as given; the others are the canonical ones (seed 0, for
     the pairs of the canonical staging) or drawn from random.Random(seed), then changed as little
     as needed to reach the outcome. Computed once per staging and round (cached on `s`).
-    For round 3 every 贯 is counted: the caller must put every 贯 on the beat (beat=是), or count
+    For round 3 every 中正 is counted: the caller must put every 中正 on the beat (beat=是), or count
     itself. Raises ValueError if the explicit arrows make the outcome impossible.
     """
     cache: dict[int, dict] = s.__dict__.setdefault("_arrow_results", {})
@@ -177,7 +177,7 @@ def results_for(s: Staging, rnd: int) -> dict[str, tuple[tuple[str, ...], tuple[
             elif p.name in canon:
                 both.append(list(canon[p.name][k]))
             else:
-                both.append(rng.choices(("贯", "中不贯", "不中"), weights=(4, 2, 4), k=4))
+                both.append(rng.choices(("中正", "中侯", "不中"), weights=(4, 2, 4), k=4))
         res[p.name] = both
     if rnd >= 2:
         _fit(res, fixed, outcome_of(s, rnd), rng)
@@ -201,8 +201,8 @@ def shoot_pair(s: Staging, rnd: int, pair: Pair, upper_results, lower_results, t
     """A pair's four arrows each, shot in turn (拾发以将乘矢): 上射, 下射, four times.
 
     Per arrow: the shot (`射 矢 arrow=N result=…`, with `beat=` when `beat` is given as two lists of
-    four 是/否, the 上射's and the 下射's), the 获者's call for a hit (贯 or 中不贯), the tally
-    (`释获者 释获 算`, side 右 for the 上射, 左 for the 下射) when `tally` and the shot is 贯 (and on
+    four 是/否, the 上射's and the 下射's), the 获者's call for a hit on the 侯 (中正 or 中侯), the tally
+    (`释获者 释获 算`, side 右 for the 上射, 左 for the 下射) when `tally` and the shot is 中正 (and on
     the beat, when beats are given), and the next arrow put on the string (挟, not after the 4th).
     Round 1 (tally=False) writes 挟 before the call, as the canonical staging does.
     `line`: the text line of the shots (default 100 in round 1, 136 otherwise).
@@ -227,7 +227,7 @@ def shoot_pair(s: Staging, rnd: int, pair: Pair, upper_results, lower_results, t
                 "乃射" if i == 0 and k == 0 else "")
             if res in HITS:
                 _ev(s, f"获者 获 for={who} arrow={i + 1}", 101, "获者坐而获 (如初)")
-            if res == "贯" and (not beat or beat[k][i] == "是"):
+            if res == "中正" and (not beat or beat[k][i] == "是"):
                 _ev(s, f"释获者 释获 算 for={who} arrow={i + 1} side={side}", 136,
                     "若中，则释获者坐而释获；上射于右，下射于左")
                 released[k] += 1
@@ -621,7 +621,7 @@ def phase20(s: Staging) -> None:
     _ev(s, "司射 履物 at=左物", 88, "左足履物，不方足")
     _ev(s, "司射 还视侯中", 89, "还；视侯中")
     _ev(s, "司射 俯正足", 89, "俯正足")
-    for i, res in enumerate(("贯", "中不贯", "贯", "贯")):
+    for i, res in enumerate(("中正", "中侯", "中正", "中正")):
         _ev(s, f"司射 诱射 矢 arrow={i + 1} result={res}", 89, "不去旌。诱射，将乘矢")
         if i < 3:
             _ev(s, "司射 挟 矢", 89, "将乘矢 (he puts the next arrow on the string)")
@@ -1016,8 +1016,8 @@ def phase28(s: Staging, r2: _Round2) -> None:
     _ev(s, "宾 搢三挟一个 矢", 139)
     _ev(s, "宾 揖", 139, "皆由其阶，阶下揖")
     _ev(s, "主人 揖", 139)
-    _ev(s, "宾 升 at=西阶", 139, "升堂揖")
-    _ev(s, "主人 升 at=阼阶", 139)
+    _ev(s, "主人 升 at=阼阶", 139, "升堂揖 (主人升一等，宾升: the host leads, L13)")
+    _ev(s, "宾 升 at=西阶", 139)
     _ev(s, "宾 履物 at=右物", 139, "主人为下射，皆当其物，北面揖，及物揖")
     _ev(s, "主人 履物 at=左物", 139)
     r2.shoot(p, line=140)
@@ -1031,8 +1031,8 @@ def phase28(s: Staging, r2: _Round2) -> None:
     _ev(s, "主人 释弓 弓 at=序东", 140)
     _ev(s, "主人 说决拾", 141)
     _ev(s, "主人 袭", 141)
-    _ev(s, "宾 升 at=西阶", 141, "升，及阶揖，升堂揖")
-    _ev(s, "主人 升 at=阼阶", 141)
+    _ev(s, "主人 升 at=阼阶", 141, "升，及阶揖，升堂揖 (主人升一等，宾升)")
+    _ev(s, "宾 升 at=西阶", 141)
     _ev(s, "宾 就席", 141, "皆就席")
     _ev(s, "主人 就席", 141)
     r2.after(p)

@@ -7,7 +7,7 @@ third round's own differences:
 - everyone takes his arrows from the 楅 (拾取矢); the 大夫 unties his bundle (说矢束) and his
   partner, then he, take their four arrows at once (兼取乘矢, R152);
 - the 司射 asks leave to shoot to music (请以乐乐于宾), commands 「不鼓不释」, and the 乐正 has the
-  大师 play 《驺虞》; every shot carries `beat=是|否`, and only a shot that pierces (贯) on the beat
+  大师 play 《驺虞》; every shot carries `beat=是|否`, and only a hit on the 正 (中正) on the beat
   is tallied (R154);
 - the last 拾取矢 puts the arrows away (矢不挟，兼诸弦弣以退 … 授有司) and the gear is cleared (射毕).
 
@@ -102,21 +102,21 @@ def round3_shots(s: Staging) -> dict[str, tuple[tuple[str, ...], tuple[str, ...]
     """Per pair, the beats of round 3: (上射's four, 下射's four), each 是 or 否.
 
     The results are archery.results_for(s, 3) (s.o.arrows "3:<pair>:上射|下射", else drawn from
-    the seed, fitted to s.o.outcome[1] counting every 贯).  The beats are then chosen so that the
-    outcome stays the same: a shot that is not a 贯 falls on or off the beat at random; a 贯 is on
+    the seed, fitted to s.o.outcome[1] counting every 中正).  The beats are then chosen so that the
+    outcome stays the same: a shot that is not a 中正 falls on or off the beat at random; a 中正 is on
     the beat, except a few of the shooters not given in s.o.arrows, chosen so that the tallies
-    still give the outcome — those show 不鼓不释 at work (a 贯 off the beat is called by the 获者
+    still give the outcome — those show 不鼓不释 at work (a 中正 off the beat is called by the 获者
     but not tallied)."""
     results = results_for(s, 3)
     rng = random.Random(s.o.seed * 7919 + 3)
     beats: dict[str, list[list[str]]] = {}
     for p in s.pairs:
-        beats[p.name] = [["是" if r == "贯" or rng.random() < 0.7 else "否" for r in rs]
+        beats[p.name] = [["是" if r == "中正" or rng.random() < 0.7 else "否" for r in rs]
                          for rs in results[p.name]]
     right, left = tallies(results)
     free = [(p.name, k, i) for p in s.pairs for k, side in enumerate(SIDES)
             if f"3:{p.name}:{side}" not in s.o.arrows
-            for i, r in enumerate(results[p.name][k]) if r == "贯"]
+            for i, r in enumerate(results[p.name][k]) if r == "中正"]
     rng.shuffle(free)
     off = [0, 0]
     for name, k, i in free[:max(1, len(free) // 5)]:
@@ -137,9 +137,9 @@ def round3_shots(s: Staging) -> dict[str, tuple[tuple[str, ...], tuple[str, ...]
 
 
 def scored(s: Staging, beats) -> tuple[int, int]:
-    """The tallies of round 3 (右, 左): the 贯 on the beat."""
+    """The tallies of round 3 (右, 左): the 中正 on the beat."""
     results = results_for(s, 3)
-    return tuple(sum(r == "贯" and b == "是" for p in s.pairs
+    return tuple(sum(r == "中正" and b == "是" for p in s.pairs
                      for r, b in zip(results[p.name][k], beats[p.name][k]))
                  for k in (0, 1))  # type: ignore[return-value]
 
@@ -444,8 +444,8 @@ def shi_qu_shi(s: Staging, states: dict[tuple[str, str], str]) -> None:
             s.ev("宾 袭", 186, "")
             s.ev("主人 释弓矢 弓 at=堂东", 186, "")
             s.ev("主人 袭", 186, "")
-            s.ev("宾 升 at=西阶", 186, "及阶揖，升堂揖")
-            s.ev("主人 升 at=阼阶", 186, "")
+            s.ev("主人 升 at=阼阶", 186, "及阶揖，升堂揖 (主人升一等，宾升)")
+            s.ev("宾 升 at=西阶", 186, "")
             s.ev("宾 就席", 187, "就席")
             s.ev("主人 就席", 187, "")
         elif k == "大夫耦":
@@ -523,8 +523,8 @@ def _bin_zhuren(s: Staging, p: Pair, shoot, says: dict[str, str] | None = None) 
     with ruchu(s, 196, says):
         s.ev("宾 揖", 139, "皆由其阶，阶下揖")
         s.ev("主人 揖", 139)
-        s.ev("宾 升 at=西阶", 139, "升堂揖")
-        s.ev("主人 升 at=阼阶", 139)
+        s.ev("主人 升 at=阼阶", 139, "升堂揖 (主人升一等，宾升)")
+        s.ev("宾 升 at=西阶", 139)
         s.ev("宾 履物 at=右物", 139, "主人为下射，皆当其物，北面揖，及物揖")
         s.ev("主人 履物 at=左物", 139)
         shoot(p)
@@ -538,8 +538,8 @@ def _bin_zhuren(s: Staging, p: Pair, shoot, says: dict[str, str] | None = None) 
         s.ev("主人 释弓 弓 at=序东", 140)
         s.ev("主人 说决拾", 141)
         s.ev("主人 袭", 141)
-        s.ev("宾 升 at=西阶", 141, "升，及阶揖，升堂揖")
-        s.ev("主人 升 at=阼阶", 141)
+        s.ev("主人 升 at=阼阶", 141, "升，及阶揖，升堂揖 (主人升一等，宾升)")
+        s.ev("宾 升 at=西阶", 141)
         s.ev("宾 就席", 141, "皆就席")
         s.ev("主人 就席", 141)
 
@@ -574,11 +574,11 @@ def _dafu(s: Staging, p: Pair, shoot, says: dict[str, str] | None = None) -> Non
 
 
 def she(s: Staging, beats) -> None:
-    """乃奏《驺虞》以射: every pair in turn, 释获如初 but 不鼓不释 (a 贯 off the beat is not tallied)."""
+    """乃奏《驺虞》以射: every pair in turn, 释获如初 but 不鼓不释 (a 中正 off the beat is not tallied)."""
     results = results_for(s, 3)
     right, left = scored(s, beats)
     s.ev("工1 奏", 196, "乃奏《驺虞》以射")
-    s.comment(f"Round 3: the 贯 on the beat are tallied: 右 {right}, 左 {left} ({s.o.outcome[1]}).")
+    s.comment(f"Round 3: the 中正 on the beat are tallied: 右 {right}, 左 {left} ({s.o.outcome[1]}).")
     released = 0
 
     def shoot(p: Pair) -> None:
@@ -731,7 +731,8 @@ def shi_qu_shi_final(s: Staging, states: dict[tuple[str, str], str]) -> None:
         s.ev(f"{who} 袭", 203, "")
     for who in s.shooters:
         s.ev(f"{who} 揖", 203, "辩拾取矢，揖")
-    for who in s.shooters:
+    # 郑注: 「主人以賓揖升大夫及衆賓從升」 — the host leads (主人升一等，宾升), the others follow
+    for who in sorted(s.shooters, key=lambda w: w != "主人"):
         if who.startswith("弟子"):
             continue
         stairs = "阼阶" if who == "主人" else "西阶"

@@ -417,7 +417,7 @@ PHI07 = """
     主人 降 at=阼阶               | 34 | 主人降洗
     宾 降 at=西阶                 | 34 | 宾降
     主人 洗 觯1                   | 34 | (降)洗
-    宾 辞 to=主人                 | 34 | 宾…辞，如献礼 (what he declines is not said: the descent, read with 如献礼)
+    宾 辞洗 to=主人               | 34 | 宾降辞，如献礼: he declines the washing (郑注 以将酌己: the cup is for him)
     主人 对 to=宾                 | 34 | 如献礼
     主人 卒洗                     | 34 | (卒洗)
     主人 揖 to=宾 n=1             | 34 | 如献礼 (壹揖)
