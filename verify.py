@@ -376,7 +376,7 @@ def rules(fmt: str, reading: tuple[str, ...], readings_file: Path | None) -> Non
               default=("右", "右"), show_default=True, help="who wins rounds 2 and 3: 右, 左 or 钧")
 @click.option("--dafu-partner-loses", is_flag=True, help="in round 2 the 大夫 wins and his partner loses")
 @click.option("--arrow", "arrows", multiple=True, metavar="R:PAIR:SIDE=RESULTS",
-              help="explicit results, e.g. 2:上耦:上射=贯,不中,贯,中不贯")
+              help="explicit results, e.g. 2:上耦:上射=中正,不中,中正,中侯")
 @click.option("--seed", type=int, default=0, show_default=True, help="varies the arrows' results")
 @click.option("--until", default="Φ52", show_default=True, help="the last phase to stage")
 def generate(output: Path | None, force: bool, fmt: str, arrows: tuple[str, ...], **options) -> None:

@@ -6,7 +6,7 @@ Line format, one statement per line, `#` starts a comment:
     cast 甲 弟子                      a person: name, role, [rank=…]
     pair 上耦 上射=甲 下射=乙          a pair (耦) and its two sides
     phase Φ21                         every following event belongs to this phase
-    上射 射 矢 arrow=1 result=贯       an event: actor, act, [object], key=value …
+    上射 射 矢 arrow=1 result=中正       an event: actor, act, [object], key=value …
 
 JSON Lines: one JSON object per line, either an event `{"actor", "act", "obj"?, key: value …}`
 or a directive `{"cast": name, "role": …}`, `{"pair": name, "上射": …, "下射": …}`,

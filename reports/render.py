@@ -41,7 +41,7 @@ def scoring_text(r: Result, detail: bool = False) -> list[str]:
     out = [f"{r.path}: {t('scoring audit')}"]
     for rs in r.scoring:
         if rs.round == 1:
-            hits = sum(1 for a in rs.arrows if a.result in ("贯", "中不贯"))
+            hits = sum(1 for a in rs.arrows if a.result in ("中正", "中侯"))
             out.append(msg.round1_line(len(rs.arrows), hits))
             continue
         right, left = rs.tallies["右"], rs.tallies["左"]

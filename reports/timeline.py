@@ -155,7 +155,7 @@ def _bands(events: Sequence[Event], px: int) -> tuple[list[Band], list[Band]]:
 
 def _kind(e: Event) -> str:
     if e.act == "射":
-        return {"贯": "shot-hit", "中不贯": "shot-part"}.get(e.get("result") or "", "shot-miss")
+        return {"中正": "shot-hit", "中侯": "shot-part"}.get(e.get("result") or "", "shot-miss")
     if e.act == "释获":
         return "tally"
     return "ev"

@@ -84,11 +84,11 @@ cast 甲 弟子
 cast 乙 弟子
 pair 上耦 上射=甲 下射=乙
 phase Φ27
-甲 射 矢 arrow=1 result=贯
+甲 射 矢 arrow=1 result=中正
 释获者 释获 算 for=甲 arrow=1 side=右
-甲 射 矢 arrow=2 result=贯
+甲 射 矢 arrow=2 result=中正
 释获者 释获 算 for=甲 arrow=2 side=右
-乙 射 矢 arrow=1 result=贯
+乙 射 矢 arrow=1 result=中正
 释获者 释获 算 for=乙 arrow=1 side=左
 甲 射 矢 arrow=3 result=不中
 甲 射 矢 arrow=4 result=不中
@@ -163,7 +163,7 @@ def test_text_output_under_lang_zh_is_chinese(args: tuple[str, ...], tmp_path: P
 
 def test_the_allowlist_catches_english() -> None:
     """The checker itself: plain English is caught, ids, paths, quotes and trace lines are not."""
-    assert english("traces/violations/bu-guan-bu-shi.trace:35: 错误: 此前无「* 射 矢 result=贯」 "
+    assert english("traces/violations/bu-guan-bu-shi.trace:35: 错误: 此前无「* 射 矢 result=中正」 "
                    "[bu-guan-bu-shi R120 不贯不释]", ROOT) == []
     assert english("  rule  constraints/rules/e_di_er_fan.md:279", ROOT) == ["rule  ← rule  constraints/rules/e_di_er_fan.md:279"]
     assert english("no earlier 射", ROOT)[0].startswith("no ")

@@ -455,7 +455,7 @@ def test_github_annotations(here: Path) -> None:
     result = invoke("plan.trace", "--format", "github")
     assert result.exit_code == 1
     assert result.stdout == (f"::error file=plan.trace,line={LINE},title=bu-guan-bu-shi R120 不贯不释::"
-                             "no earlier 「* 射 矢 result=贯 round=2|3」 with the same for=actor, arrow, round"
+                             "no earlier 「* 射 矢 result=中正 round=2|3」 with the same for=actor, arrow, round"
                              "%0Axiangsheli.txt:134  「不贯不释」\n")
     ok = invoke(str(ROOT / "traces" / "canonical.trace"), "--format", "github")
     assert ok.exit_code == 0 and ok.stdout == ""
