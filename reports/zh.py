@@ -58,7 +58,8 @@ ARROWS: Table = [
     (re.compile(r"^round 1: 获而未释获 \(hits are called, not tallied\)$"), "第一番：获而未释获（唱获而不释算）"),
     (re.compile(r"^no result is not "), "无结果，非"),
     (re.compile(r"^(\S+) is not "), r"\1 非"),
-    (re.compile(r"贯 or 中 \(贯犹中\)"), "贯或中（贯犹中）"),
+    (re.compile(r"a hit on the 正 \(中正; 郑注 贯犹中, 不中正不释算\)"), "中正（郑注：贯犹中，不中正不释算）"),
+    (re.compile(r"a hit on the 侯 \(中正 or 中侯\)"), "中侯（中正或中侯皆释）"),
     (re.compile(r"^not on the drum beat: "), "不应鼓节："),
     (re.compile(r"^(\S+) on the beat: "), r"\1，应鼓节："),
 ]

@@ -107,7 +107,7 @@ def rule_words() -> list[str]:
     from xiangshe.constraints.rulebook import rulebook
     rules = rulebook()
     return [r.id for r in rules[::9]] + ["不貫不釋", "R120", "R108", "wu-jie", "dian-jue-er-ci",
-                                          "bu-guan-bu-shi-zheng"]
+                                          "bu-guan-bu-shi-hou"]
 
 
 def machine_and_audit_words() -> list[str]:
@@ -121,8 +121,8 @@ QUERY = ("precedence", "--first", "* 洗 爵|觯", "--then", "* 实 爵|觯", "-
 COMMANDS = [
     ("check", "violations"), ("check", "--scoring", "traces/canonical.trace"),
     ("check", "--scoring", "mixed.trace"), ("check", "traces/variants/wu-da-fu.trace"),
-    ("check", "--reading", "guan=zheng", "traces/violations/bu-guan-bu-shi-zheng.trace"),
-    ("rules",), ("rules", "--reading", "guan=zheng"),
+    ("check", "--reading", "guan=hou", "traces/violations/bu-guan-bu-shi-hou.trace"),
+    ("rules",), ("rules", "--reading", "guan=hou"),
     ("explain", "rules"), ("explain", "machines"),
     ("coverage",), ("coverage", "--all"),
     ("check-rules", "--redundancy", "3"),
@@ -167,7 +167,7 @@ def test_the_allowlist_catches_english() -> None:
                    "[bu-guan-bu-shi R120 不贯不释]", ROOT) == []
     assert english("  rule  constraints/rules/e_di_er_fan.md:279", ROOT) == ["rule  ← rule  constraints/rules/e_di_er_fan.md:279"]
     assert english("no earlier 射", ROOT)[0].startswith("no ")
-    assert english("所从之说: guan=jia, gu=release", ROOT) == []
+    assert english("所从之说: guan=hou, gu=release", ROOT) == []
     assert english("nosuch/file.trace:3: 错误", ROOT) != []                # not an existing path
     assert english("    ✗   35 | 释获者 释获 算 for=弟子1 arrow=1 side=右", ROOT) == []
     assert english("    ✗   35 | the host bows", ROOT) != []                # not a line of a trace

@@ -169,13 +169,13 @@ def test_the_search_stops_at_the_repository_root(here: Path, monkeypatch: pytest
 
 def test_the_command_line_overrides_the_file(here: Path) -> None:
     (here / "xiangshe.toml").write_text('ignore = ["R120"]\nselect = ["ALL"]\nformat = "json"\n'
-                                        'readings = { guan = "zheng" }\n', encoding="utf-8")
+                                        'readings = { guan = "hou" }\n', encoding="utf-8")
     result = invoke("plan.trace")
     d = json.loads(result.stdout)                                 # format from the file
-    assert result.exit_code == 0 and d["readings"]["guan"] == "zheng"
-    assert "bu-guan-bu-shi-zheng" in d["traces"][0]["not_applied"]
-    result = invoke("plan.trace", "--ignore", "machine", "--format", "text", "--reading", "guan=jia")
-    assert result.exit_code == 1 and "readings: guan=jia" in result.output
+    assert result.exit_code == 0 and d["readings"]["guan"] == "hou"
+    assert "bu-guan-bu-shi-hou" in d["traces"][0]["not_applied"]
+    result = invoke("plan.trace", "--ignore", "machine", "--format", "text", "--reading", "guan=zheng")
+    assert result.exit_code == 1 and "readings: guan=zheng" in result.output
     assert f"machine (all {len(tables())})" in result.output
 
 
