@@ -22,7 +22,7 @@ import xiangshe
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = Path(xiangshe.__file__).resolve().parent
-INSTALLED = ROOT not in (PACKAGE, *PACKAGE.parents)
+INSTALLED = PACKAGE != ROOT          # an editable install imports the checkout's root as xiangshe
 EXE = shutil.which("xiangshe", path=str(Path(sys.executable).parent)) or shutil.which("xiangshe")
 
 
