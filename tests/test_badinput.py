@@ -169,3 +169,15 @@ def test_an_output_in_a_missing_directory_is_bad_input(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["generate", "--until", "Φ02", "-o", str(out)])
     assert result.exit_code == 2 and f"{out}: error: cannot write" in result.output
     assert not out.exists()
+
+
+# -- large but valid input: every count is rendered ---------------------------------------------------
+
+@pytest.mark.parametrize(("tallies", "words"), [(199, "九十九纯一奇"), (200, "一百纯"), (2001, "一千纯一奇")])
+def test_a_round_of_any_number_of_tallies_is_audited(tmp_path: Path, tallies: int, words: str) -> None:
+    path = tmp_path / "many.trace"
+    path.write_text("cast 甲 弟子\ncast 乙 弟子\npair 上耦 上射=甲 下射=乙\nphase Φ27\n"
+                    + "释获者 释获 算 for=甲 arrow=1 side=右\n" * tallies, encoding="utf-8")
+    result = CliRunner().invoke(cli, ["check", "--scoring", str(path)])
+    assert result.exit_code == 1, result.output[-500:]
+    assert f"右 {tallies} ({words})" in result.output
