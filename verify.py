@@ -16,6 +16,8 @@ from pathlib import Path
 
 import click
 
+from xiangshe.reports.options import ArrowSpec, Percent, PhaseId
+
 if __name__ == "__main__" and not __package__:    # `python verify.py …` in a checkout: the checkout is xiangshe
     import importlib.util
 
@@ -186,7 +188,11 @@ def report(file: Path, output: Path | None, force: bool, reading: tuple[str, ...
         raise _bad(err) from None
     if output is None:
         output = Path("reports") / f"{file.stem}.html"
-        output.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            output.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise BadInput(f"{_display(output.parent)}: error: cannot make the directory for the "
+                           f"report: {err.strerror}; choose another place with -o") from None
     elif not output.parent.is_dir():
         raise BadInput(f"{_display(output)}: error: no such directory {_display(output.parent)}")
     _save(output, html_report(trace, result, chosen, f"xiangshe {VERSION}"), force)
@@ -228,29 +234,26 @@ def rules(fmt: str, reading: tuple[str, ...], readings_file: Path | None) -> Non
 @click.option("--outcome", "outcome", nargs=2, type=click.Choice(["右", "左", "钧"]),
               default=("右", "右"), show_default=True, help="who wins rounds 2 and 3: 右, 左 or 钧")
 @click.option("--dafu-partner-loses", is_flag=True, help="in round 2 the 大夫 wins and his partner loses")
-@click.option("--arrow", "arrows", multiple=True, metavar="R:PAIR:SIDE=RESULTS",
+@click.option("--arrow", "arrows", multiple=True, type=ArrowSpec(), metavar="R:PAIR:SIDE=RESULTS",
               help="explicit results, e.g. 2:上耦:上射=贯,不中,贯,中不贯")
 @click.option("--seed", type=int, default=0, show_default=True, help="varies the arrows' results")
-@click.option("--until", default="Φ52", show_default=True, help="the last phase to stage")
-def generate(output: Path | None, force: bool, fmt: str, arrows: tuple[str, ...], **options) -> None:
+@click.option("--until", type=PhaseId(), default="Φ52", show_default=True, help="the last phase to stage")
+def generate(output: Path | None, force: bool, fmt: str, arrows: tuple[tuple[str, tuple[str, ...]], ...],
+             **options) -> None:
     """Stage the ceremony from options: a starting point for your own staging."""
     from xiangshe.domain.parse import parse_lines, to_jsonl
-    from xiangshe.domain.staging import Options
+    from xiangshe.domain.staging import Options, StagingError
     from xiangshe.domain.staging import generate as stage
 
-    explicit = {}
-    for a in arrows:
-        key, eq, values = a.partition("=")
-        results = tuple(values.split(","))
-        if not eq or key.count(":") != 2 or len(results) != 4:
-            raise BadInput(f"--arrow {a}: write ROUND:PAIR:上射|下射=r1,r2,r3,r4")
-        explicit[key] = results
+    explicit = dict(arrows)
+    if len(explicit) != len(arrows):
+        twice = sorted({k for k, _ in arrows if sum(k == j for j, _ in arrows) > 1})
+        raise click.BadParameter(f"{', '.join(twice)} is given twice", param_hint="'--arrow'")
     options["outcome"] = tuple(options["outcome"])
     try:
-        opts = Options(arrows=explicit, **options)
-    except ValueError as err:
+        text = stage(Options(arrows=explicit, **options))
+    except StagingError as err:
         raise BadInput(f"error: {err}") from None
-    text = stage(opts)
     if fmt == "jsonl":
         text = to_jsonl(parse_lines(text, "<generated>"))
     if output is None:
@@ -384,7 +387,7 @@ def counterexample(rule: str, depth: int, output: Path | None, force: bool, fmt:
 @click.option("-a", "a_", help="alternate: the events that come first")
 @click.option("-b", "b_", help="alternate: the events that answer them")
 @click.option("--same", multiple=True, metavar="KEY[=KEY]", help="correlate the events on these keys")
-@click.option("-n", type=int, help="at_most, count_before: the number")
+@click.option("-n", type=click.IntRange(min=0), help="at_most, count_before: the number")
 @click.option("--op", type=click.Choice(["==", "<=", ">="]), help="count_before: the comparison")
 @click.option("--depth", type=click.IntRange(1, 40), default=8, show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
@@ -512,7 +515,7 @@ def check_rules(fmt: str, redundancy: int, search_all: bool, jobs: int, reading:
 @cli.command()
 @click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
 @click.option("--all", "show_all", is_flag=True, help="list every clause, not only the uncovered ones")
-@click.option("--min", "minimum", type=float, default=None,
+@click.option("--min", "minimum", type=Percent(), default=None,
               help="exit 1 if the share accounted for is below this percentage")
 def coverage(fmt: str, show_all: bool, minimum: float | None) -> None:
     """Which clauses of the text are enacted by the bundled stagings, cited, or descriptive."""

@@ -187,6 +187,11 @@ class Symbolic:
             out = out + x
         return out
 
+    def bound(self, n: int) -> z3.BitVecRef:
+        """The number n, to compare with a count of steps (0 … k): any n below 0 compares as -1
+        and any above k as k + 1, so that it fits the bit-vectors' width and compares alike."""
+        return self.val(max(-1, min(n, self.k + 1)))
+
     def count(self, xs: Iterable) -> z3.BitVecRef:
         return self.total(z3.If(x, self.val(1), self.val(0)) for x in xs)
 

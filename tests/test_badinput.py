@@ -181,3 +181,74 @@ def test_a_round_of_any_number_of_tallies_is_audited(tmp_path: Path, tallies: in
     result = CliRunner().invoke(cli, ["check", "--scoring", str(path)])
     assert result.exit_code == 1, result.output[-500:]
     assert f"右 {tallies} ({words})" in result.output
+
+
+# -- options with a shape of their own: a usage error (exit 2) that names the option ------------------
+
+FIRST, THEN = ["--first", "* 洗 爵|觯", "--then", "* 实 爵|觯"], ["--depth", "2"]
+ARROWS = [f"--arrow=2:{p}:{s}={r}" for p in ("上耦", "次耦", "下耦")
+          for s, r in (("上射", "贯,贯,贯,贯"), ("下射", "不中,不中,不中,不中"))]
+OPTION_CASES: list[tuple[list[str], str]] = [
+    (["generate", "--arrow", "2:上耦:上射=x,y"], "'--arrow': 2:上耦:上射=x,y: four results, not 2 (x, y)"),
+    (["generate", "--arrow", "2:上耦:上射=x,y,z,w"], "four results, not x, y, z, w; each one of 贯"),
+    (["generate", "--arrow", "2:上耦=贯,不中,贯,贯"], "write ROUND:PAIR:上射|下射=R1,R2,R3,R4"),
+    (["generate", "--arrow", "2:上耦:上射"], "write ROUND:PAIR:上射|下射=R1,R2,R3,R4"),
+    (["generate", "--arrow", "4:上耦:上射=贯,不中,贯,贯"], "the round is 1, 2 or 3, not '4'"),
+    (["generate", "--arrow", "2:上耦:中射=贯,不中,贯,贯"], "the side is 上射 or 下射"),
+    (["generate", "--arrow", "2:上藕:上射=贯,不中,贯,贯"], "no pair 上藕 in this staging; did you mean 上耦?"),
+    (["generate", "--arrow", "1:宾耦:上射=贯,不中,贯,贯"], "only the 三耦 (上耦, 次耦, 下耦) shoot in round 1"),
+    (["generate", "--arrow", "2:上耦:上射=贯,贯,贯,贯", "--arrow", "2:上耦:上射=贯,贯,贯,贯"], "is given twice"),
+    (["generate", "--no-bin-zhuren-shoot", "--no-dafu-shoot", "--zhongbin-pairs", "0", "--outcome", "左", "左",
+      *ARROWS], "leave no way to reach the outcome 左"),
+    (["generate", "--until", "Φ99"], "'--until': no phase 'Φ99'"),
+    (["generate", "--until", "foo"], "'--until': no phase 'foo'"),
+    (["query", "at_most", "--pattern", "主人 揖", "-n", "-1", *THEN], "'-n': -1 is not in the range"),
+    (["query", "at_most", "--pattern", "主人 揖", "-n", "x", *THEN], "'-n': 'x' is not a valid integer"),
+    (["query", "precedence", *FIRST, "--same", "nosuchkey", *THEN],
+     "same: 'nosuchkey' is not a key that can be correlated\n  did you mean"),
+    (["query", "precedence", *FIRST, "--same", "objj", *THEN], "did you mean obj"),
+    (["query", "precedence", *FIRST, "--same", "", *THEN], "same: '' is not a key"),
+    (["query", "precedence", *FIRST, "--same", "obj=nosuch", *THEN], "same: 'nosuch' is not a key"),
+    (["query", "precedence", *FIRST, "--same", "obj.state", *THEN], "same: 'obj.state' is not a key"),
+    (["coverage", "--min", "nan"], "'--min': nan is not a percentage"),
+    (["coverage", "--min", "101"], "'--min': 101.0 is not in the range"),
+]
+
+
+@pytest.mark.parametrize("args", [a for a, _ in OPTION_CASES], ids=lambda a: " ".join(a)[:60])
+def test_a_bad_option_value_exits_2_and_says_why(args: list[str]) -> None:
+    fragment = dict((tuple(a), f) for a, f in OPTION_CASES)[tuple(args)]
+    result = CliRunner().invoke(cli, args)
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert result.exit_code == 2, result.output[-500:]
+    assert "Traceback" not in result.output and "internal error" not in result.output
+    assert fragment in result.output, result.output[-500:]
+
+
+def test_a_count_beyond_the_depth_is_searched_not_overflowed() -> None:
+    result = CliRunner().invoke(cli, ["query", "at_most", "--pattern", "主人 揖", "-n", "100000", *THEN])
+    assert result.exit_code == 0 and "holds for every trace of at most 2 steps" in result.output, result.output
+
+
+def test_a_report_whose_directory_cannot_be_made_is_bad_input(tmp_path: Path, monkeypatch) -> None:
+    trace = Path(__file__).resolve().parents[1] / "traces" / "canonical.trace"
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "reports").write_text("a file where the directory would go\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["report", str(trace)])
+    assert result.exit_code == 2, result.output
+    assert "reports: error: cannot make the directory for the report" in result.output
+    assert (tmp_path / "reports").read_text(encoding="utf-8").startswith("a file")
+
+
+def test_a_report_into_a_read_only_directory_is_bad_input(tmp_path: Path, monkeypatch) -> None:
+    """As root no directory is read-only to the process: the file system's refusal is simulated."""
+    trace = Path(__file__).resolve().parents[1] / "traces" / "canonical.trace"
+    monkeypatch.chdir(tmp_path)
+
+    def refuse(*_args, **_kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(Path, "mkdir", refuse)
+    result = CliRunner().invoke(cli, ["report", str(trace)])
+    assert result.exit_code == 2 and "reports: error: cannot make the directory" in result.output
+    assert "Permission denied" in result.output
