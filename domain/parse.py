@@ -311,7 +311,15 @@ def _read_text(path: Path, display: str) -> str:
         raise TraceErrors([TraceError(display, None, f"cannot read: {err.strerror}")]) from None
     if size > MAX_BYTES:
         raise TraceErrors([TraceError(display, 1, f"file is {size} bytes; the limit is {MAX_BYTES}")])
-    data = path.read_bytes()
+    try:
+        with path.open("rb") as f:            # a device or a pipe has no size: read no more than the limit
+            data = f.read(8192)
+            if b"\x00" not in data:
+                data += f.read(MAX_BYTES + 1 - len(data))
+    except OSError as err:
+        raise TraceErrors([TraceError(display, None, f"cannot read: {err.strerror}")]) from None
+    if len(data) > MAX_BYTES:
+        raise TraceErrors([TraceError(display, 1, f"file is over {MAX_BYTES} bytes; the limit is {MAX_BYTES}")])
     if b"\x00" in data[:8192]:
         line = data[:data.index(b"\x00")].count(b"\n") + 1
         raise TraceErrors([TraceError(display, line, "binary file: a trace is UTF-8 text")])
@@ -451,14 +459,22 @@ def parse_yaml(text: str, path: str = "<trace>", vocab: Vocabulary | None = None
     """Parse a YAML trace: a list of the same records as JSON Lines, e.g. `- {actor: 甲, act: 射}`.
 
     The document is only composed, never constructed: no tag can run code, and every scalar is
-    read as the text the user wrote. Duplicate keys are errors.
+    read as the text the user wrote. Duplicate keys are errors, and so are aliases (`*name`): a
+    staging never needs them, and they let a few lines stand for billions of nodes.
     """
     import yaml
 
     lines = _lines(text, _YAML_BREAKS)
     r = _Reader(path, vocab or vocabulary(), lines)
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
-        root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        if "*" in text:                           # an alias needs one: else no need to look
+            alias = next((e for e in yaml.parse(text, Loader=loader) if isinstance(e, yaml.AliasEvent)), None)
+            if alias is not None:
+                r.fail(alias.start_mark.line + 1, f"YAML aliases (*{alias.anchor}) are not allowed in a "
+                       "trace: write each record out (an alias can make a small file stand for a huge one)")
+                return r.finish()
+        root = yaml.compose(text, Loader=loader)
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark
         r.fail(mark.line + 1 if mark else 1, f"not valid YAML: {err.problem}")

@@ -74,6 +74,12 @@ CASES: list[tuple[str, str, bytes, int, str]] = [
     ("unsafe tag", "yaml", "- {actor: 主人, act: !custom 揖}\n", 1, "is not allowed"),
     ("unsafe tag", "jsonl", '{"actor": "!!python/object/apply:os.system", "act": "揖"}\n', 1, "unknown person"),
     ("unsafe tag", "trace", "!!python/object/apply:os.system 揖\n", 1, "unknown person"),
+    # YAML aliases: a few lines that stand for billions of nodes (the last would take hours to walk)
+    ("alias", "yaml", "- &a {actor: 主人, act: 揖}\n- *a\n", 2, "YAML aliases (*a) are not allowed"),
+    ("alias", "yaml", "- &a {actor: 主人, act: 揖}\n- {<<: *a, act: 拜}\n", 2, "YAML aliases (*a)"),
+    ("alias", "yml", "- {actor: 主人, act: 揖, to: &p 宾}\n- {actor: 主人, act: 拜, to: *p}\n", 2, "(*p)"),
+    ("alias", "yaml", "- &m {" + ", ".join(f"k{i}: v" for i in range(5000)) + "}\n" + "- *m\n" * 50_000, 2,
+     "YAML aliases (*m) are not allowed"),
     # very deep nesting
     ("deep nesting", "jsonl", "[" * DEEP + "\n", 1, "nested too deeply"),
     ("deep nesting", "jsonl", '{"a": ' * DEEP + "\n", 1, "nested too deeply"),
@@ -252,3 +258,27 @@ def test_a_report_into_a_read_only_directory_is_bad_input(tmp_path: Path, monkey
     result = CliRunner().invoke(cli, ["report", str(trace)])
     assert result.exit_code == 2 and "reports: error: cannot make the directory" in result.output
     assert "Permission denied" in result.output
+
+
+def test_a_pipe_is_read_no_further_than_the_size_limit(tmp_path: Path) -> None:
+    """A pipe (or a device) has no size to refuse it by: reading stops past the limit."""
+    import os
+    import threading
+
+    path = tmp_path / "endless.trace"
+    os.mkfifo(path)
+
+    def write() -> None:
+        chunk = "主人 揖\n".encode() * 8192
+        try:
+            with path.open("wb") as f:
+                for _ in range(2 * MAX_BYTES // len(chunk)):      # bounded, should the reader not stop
+                    f.write(chunk)
+        except BrokenPipeError:
+            pass
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    result = CliRunner().invoke(cli, ["check", str(path)])
+    writer.join(timeout=60)
+    assert result.exit_code == 2 and f"the limit is {MAX_BYTES}" in result.output, result.output[:300]
