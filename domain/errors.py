@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+from functools import lru_cache
 from collections.abc import Iterable
 
 
@@ -45,7 +46,14 @@ def did_you_mean(word: str, choices: Iterable[str], n: int = 3) -> str:
     >>> did_you_mean("释获着", ["释获者", "获者", "司射"])
     'did you mean 释获者, 获者?'
     """
-    pool = sorted(set(choices))
+    return _did_you_mean(word[:_LONGEST], tuple(sorted(set(choices))), n)
+
+
+_LONGEST = 64        # a longer word is like no known word: compared by its first characters only
+
+
+@lru_cache(maxsize=4096)
+def _did_you_mean(word: str, pool: tuple[str, ...], n: int) -> str:
     close = difflib.get_close_matches(word, pool, n=n, cutoff=0.4)
     if not close:
         # single-character differences in CJK words are common: look for shared characters

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -47,14 +47,18 @@ def _ascii_number(s: str, digits: int = 9) -> int | None:
 
 
 class TraceErrors(Exception):
-    """All the errors found in one trace file (at most MAX_ERRORS)."""
+    """The errors found in one trace file: at most MAX_ERRORS, and how many more there were."""
 
-    def __init__(self, errors: list[InputError]) -> None:
+    def __init__(self, errors: list[InputError], more: int = 0) -> None:
         super().__init__(errors[0].render())
-        self.errors = errors
+        self.errors, self.more = errors, more
 
     def render(self) -> str:
-        return "\n".join(e.render() for e in self.errors)
+        out = [e.render() for e in self.errors]
+        if self.more:
+            out.append(f"{self.errors[0].path}: … and {self.more} more error{'s' if self.more != 1 else ''} "
+                       f"(the first {len(self.errors)} are shown)")
+        return "\n".join(out)
 
 
 @dataclass
@@ -74,23 +78,29 @@ class _Reader:
         self.path, self.vocab, self.lines = path, vocab, lines
         self.cast = Cast()
         self.errors: list[InputError] = []
+        self.more = 0                             # errors past MAX_ERRORS, counted, not shown
         self.events: list[Event] = []
         self.phase: str | None = None
         self.phase_lines: list[tuple[int, str]] = []
         self._resolved: dict[tuple, tuple] = {}
+        self._failed: dict[tuple, int] = {}      # the events that did not resolve: how many errors
 
     # -- errors -------------------------------------------------------------------------------
-    def fail(self, line: int, message: str, hint: str | None = None) -> None:
-        if len(self.errors) < MAX_ERRORS:
-            excerpt = self.lines[line - 1] if 0 < line <= len(self.lines) else None
-            self.errors.append(TraceError(self.path, line, message, excerpt, hint))
+    def fail(self, line: int, message: str, hint: str | Callable[[], str] | None = None) -> None:
+        """An error at `line`; past MAX_ERRORS only counted. A hint may be given as a function,
+        called only for an error that is shown ("did you mean" compares the word with many)."""
+        if len(self.errors) >= MAX_ERRORS:
+            self.more += 1
+            return
+        excerpt = self.lines[line - 1] if 0 < line <= len(self.lines) else None
+        self.errors.append(TraceError(self.path, line, message, excerpt, hint() if callable(hint) else hint))
 
     # -- cast ---------------------------------------------------------------------------------
     def declare(self, line: int, name: str, role_word: str, rank: str | None) -> None:
         role = self.vocab.resolve("roles", role_word)
         if role is None:
             self.fail(line, f"unknown role {role_word}",
-                      self.vocab.suggest("roles", role_word, self.vocab.roles))
+                      lambda: self.vocab.suggest("roles", role_word, self.vocab.roles))
             return
         name = self.person_name(name, role)
         if name in self.cast.persons:
@@ -100,7 +110,7 @@ class _Reader:
             written, rank = rank, self.vocab.resolve("ranks", rank)
             if rank is None:
                 self.fail(line, f"unknown rank {written}",
-                          self.vocab.suggest("ranks", written, self.vocab.ranks))
+                          lambda: self.vocab.suggest("ranks", written, self.vocab.ranks))
                 return
         if name in self.vocab.acts or name in self.vocab.objects:
             self.fail(line, f"{name} is a word of the vocabulary; choose another name for a person")
@@ -185,8 +195,8 @@ class _Reader:
             same = [n for n in self.cast.persons if fold(n) == fold(token)]
             if len(same) == 1:
                 return same[0]
-        choices = list(self.cast.persons) + [r for r, t in self.vocab.roles.items() if t.single]
-        self.fail(line, f"unknown person {token}", self.vocab.suggest("persons", token, choices))
+        self.fail(line, f"unknown person {token}", lambda: self.vocab.suggest(
+            "persons", token, [*self.cast.persons, *(r for r, t in self.vocab.roles.items() if t.single)]))
         return None
 
     # -- events -------------------------------------------------------------------------------
@@ -194,7 +204,7 @@ class _Reader:
         found = self.vocab.resolve_object(token)
         if found is None:
             self.fail(line, f"unknown object {token}",
-                      self.vocab.suggest("objects", token, self.vocab.objects))
+                      lambda: self.vocab.suggest("objects", token, self.vocab.objects))
             return None
         kind, suffix = found
         if kind.personal:
@@ -217,8 +227,14 @@ class _Reader:
         key = (actor_token, act, obj_token, tuple(attrs), len(self.cast.persons))
         words = self._resolved.get(key)
         if words is None:
+            failed = self._failed.get(key)
+            if failed is not None and len(self.errors) >= MAX_ERRORS:
+                self.more += failed                # past the cap an error seen before is only counted
+                return
+            before = len(self.errors) + self.more
             words = self._resolve(line, actor_token, act, obj_token, attrs)
             if words is None:
+                self._failed[key] = len(self.errors) + self.more - before
                 return
             self._resolved[key] = words
         actor, act, obj, resolved, obj_token = words
@@ -235,7 +251,7 @@ class _Reader:
         actor = self.person(line, actor_token)
         written, act = act, vocab.resolve("acts", act)
         if act is None:
-            self.fail(line, f"unknown act {written}", vocab.suggest("acts", written, vocab.acts))
+            self.fail(line, f"unknown act {written}", lambda: vocab.suggest("acts", written, vocab.acts))
             return None
         resolved: list[tuple[str, str]] = []
         seen: set[str] = set()
@@ -253,7 +269,8 @@ class _Reader:
             elif key in PLACE_KEYS:
                 place = vocab.resolve("places", value)
                 if place is None:
-                    self.fail(line, f"unknown place {value}", vocab.suggest("places", value, vocab.places))
+                    self.fail(line, f"unknown place {value}",
+                              lambda: vocab.suggest("places", value, vocab.places))
                     ok = False
                 resolved.append((key, place or value))
             elif key in vocab.attributes:
@@ -261,11 +278,11 @@ class _Reader:
                 found = vocab.resolve(f"attr:{key}", value)
                 if found is None:
                     self.fail(line, f"{key}={value}: {key} is one of {', '.join(allowed)}",
-                              vocab.suggest(f"attr:{key}", value, allowed))
+                              lambda: vocab.suggest(f"attr:{key}", value, allowed))
                     ok = False
                 resolved.append((key, found or value))
             else:
-                self.fail(line, f"unknown key {key}=", did_you_mean(key, vocab.event_keys))
+                self.fail(line, f"unknown key {key}=", lambda: did_you_mean(key, vocab.event_keys))
                 ok = False
         if not ok or actor is None:
             return None
@@ -280,7 +297,7 @@ class _Reader:
 
     def set_phase(self, line: int, pid: str) -> None:
         if pid not in self.vocab.phases:
-            self.fail(line, f"unknown phase {pid}", did_you_mean(pid, self.vocab.phases))
+            self.fail(line, f"unknown phase {pid}", lambda: did_you_mean(pid, self.vocab.phases))
             return
         self.phase = pid
         self.phase_lines.append((line, pid))
@@ -289,7 +306,7 @@ class _Reader:
         if not self.events and not self.errors:
             self.fail(1, "the trace has no events")
         if self.errors:
-            raise TraceErrors(self.errors)
+            raise TraceErrors(self.errors, self.more)
         return Trace(self.path, self.events, self.cast, self.phase_lines, self.lines)
 
 

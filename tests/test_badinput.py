@@ -282,3 +282,24 @@ def test_a_pipe_is_read_no_further_than_the_size_limit(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["check", str(path)])
     writer.join(timeout=60)
     assert result.exit_code == 2 and f"the limit is {MAX_BYTES}" in result.output, result.output[:300]
+
+
+# -- many errors: the first MAX_ERRORS are shown, the rest counted ----------------------------------
+
+@pytest.mark.parametrize(("suffix", "text", "more"), [
+    ("trace", "主人 献爵 爵\n" * 1000, 980),                                  # the same error, again and again
+    ("trace", "".join(f"甲{i} 揖\n" for i in range(500)), 480),               # a different word on each line
+    ("trace", "主人 揖 to=宾客 at=上匪\n" * 30, 40),                          # two errors a line
+    ("jsonl", '{"actor": "主人", "act": "献爵"}\n' * 300, 280),
+    ("yaml", "- {actor: 主人, act: 献爵}\n" * 300, 280),
+])
+def test_errors_past_the_limit_are_counted(tmp_path: Path, suffix: str, text: str, more: int) -> None:
+    from xiangshe.domain.parse import MAX_ERRORS
+
+    path = tmp_path / f"many.{suffix}"
+    path.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(cli, ["check", str(path)])
+    assert result.exit_code == 2
+    assert result.output.count(": error: ") == MAX_ERRORS
+    assert result.output.count("did you mean") + result.output.count("known: ") == MAX_ERRORS
+    assert result.output.rstrip().endswith(f"{path}: … and {more} more errors (the first {MAX_ERRORS} are shown)")
