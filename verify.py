@@ -16,6 +16,8 @@ from pathlib import Path
 
 import click
 
+from xiangshe.domain.visible import visible
+from xiangshe.reports.echo import Group, echo
 from xiangshe.reports.options import ArrowSpec, Percent, PhaseId
 
 if __name__ == "__main__" and not __package__:    # `python verify.py …` in a checkout: the checkout is xiangshe
@@ -49,7 +51,7 @@ class BadInput(click.ClickException):
 
     def show(self, file=None) -> None:
         from xiangshe.reports.messages import input_errors
-        click.echo(input_errors(self.message), err=True)
+        echo(input_errors(self.message), err=True)
 
 
 def _save(output: Path, text: str, force: bool | None = False) -> None:
@@ -79,7 +81,7 @@ def _bad(err: Exception) -> BadInput:
     return BadInput(render() if render else str(err))
 
 
-@click.group(help=__doc__)
+@click.group(cls=Group, help=__doc__)
 @click.version_option(VERSION, prog_name="xiangshe")
 @click.option("--lang", type=click.Choice(["en", "zh"]), envvar="XIANGSHE_LANG", default="en",
               show_default=True, help="the fixed words of text output in English or Chinese (also "
@@ -145,16 +147,16 @@ def check(files: tuple[Path, ...], fmt: str, scoring: bool, reading: tuple[str, 
         raise BadInput("\n".join(errors))
     if fmt == "sarif":
         from xiangshe.reports.sarif import check_sarif
-        click.echo(check_sarif(results, rules_in_force, chosen, version=VERSION))
+        echo(check_sarif(results, rules_in_force, chosen, version=VERSION))
     elif fmt == "junit":
         from xiangshe.reports.junit import check_junit
-        click.echo(check_junit(results, rules_in_force, chosen))
+        echo(check_junit(results, rules_in_force, chosen))
     elif fmt == "json":
-        click.echo(render.check_json(results, chosen))
+        echo(render.check_json(results, chosen))
     else:
         from xiangshe.reports import colour
-        text, paint = render.check_text(results, chosen, scoring), colour.enabled(color)
-        click.echo(colour.paint(text) if paint else text, color=paint)
+        text, paint = visible(render.check_text(results, chosen, scoring)), colour.enabled(color)
+        click.echo(colour.paint(text) if paint else text, color=paint)      # visible, then painted
     sys.exit(0 if all(r.ok for r in results) else 1)
 
 
@@ -197,7 +199,7 @@ def report(file: Path, output: Path | None, force: bool, reading: tuple[str, ...
         raise BadInput(f"{_display(output)}: error: no such directory {_display(output.parent)}")
     _save(output, html_report(trace, result, chosen, f"xiangshe {VERSION}"), force)
     n = len(result.findings)
-    click.echo(f"wrote {_display(output)}: {result.events} events, "
+    echo(f"wrote {_display(output)}: {result.events} events, "
                + (f"{n} violation{'s' if n != 1 else ''}" if n else "no violations"), err=True)
     sys.exit(0 if result.ok else 1)
 
@@ -212,7 +214,7 @@ def rules(fmt: str, reading: tuple[str, ...], readings_file: Path | None) -> Non
 
     chosen = _readings(reading, readings_file)
     rb = rulebook()
-    click.echo(render.rules_json(rb, chosen) if fmt == "json" else render.rules_text(rb, chosen))
+    echo(render.rules_json(rb, chosen) if fmt == "json" else render.rules_text(rb, chosen))
 
 
 @cli.command()
@@ -257,10 +259,10 @@ def generate(output: Path | None, force: bool, fmt: str, arrows: tuple[tuple[str
     if fmt == "jsonl":
         text = to_jsonl(parse_lines(text, "<generated>"))
     if output is None:
-        click.echo(text, nl=False)
+        echo(text, nl=False)
         return
     _save(output, text, force)
-    click.echo(f"wrote {_display(output)}", err=True)
+    echo(f"wrote {_display(output)}", err=True)
 
 
 @cli.command()
@@ -287,9 +289,9 @@ def explain(rule: str, fmt: str) -> None:
         x = gather(r, VIOLATIONS, stagings, ROOT)
         out.append(render.explain_json(x) if fmt == "json" else render.explain_text(x))
     if fmt == "json":
-        click.echo(json.dumps({"rules": out}, ensure_ascii=False, indent=2))
+        echo(json.dumps({"rules": out}, ensure_ascii=False, indent=2))
     else:
-        click.echo("\n\n".join(out))
+        echo("\n\n".join(out))
 
 
 @cli.command()
@@ -352,7 +354,7 @@ def counterexample(rule: str, depth: int, output: Path | None, force: bool, fmt:
             source = seen.path
             text = minimise(files[source].read_text(encoding="utf-8"), target, rules_in_force, chosen)
     if text is None:
-        click.echo(json.dumps(doc, ensure_ascii=False, indent=2) if fmt == "json" else said)
+        echo(json.dumps(doc, ensure_ascii=False, indent=2) if fmt == "json" else said)
         sys.exit(0 if isinstance(outcome, Exhausted) else 3)
     trace = parse_lines(text, "<counterexample>")
     steps = outcome.steps if isinstance(outcome, Refuted) else len(trace)
@@ -367,12 +369,12 @@ def counterexample(rule: str, depth: int, output: Path | None, force: bool, fmt:
         doc["trace_file"] = _display(output)
     doc["trace"] = text
     if fmt == "json":
-        click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
+        echo(json.dumps(doc, ensure_ascii=False, indent=2))
     else:
         if source is not None:
-            click.echo(f"{said}\n{target.location}: a counterexample all the same: the bundled violating "
+            echo(f"{said}\n{target.location}: a counterexample all the same: the bundled violating "
                        f"example {source}, minimised (not shown to be a shortest one)")
-        click.echo(render.counterexample_text(target, trace, steps, doc["trace_file"], source is None))
+        echo(render.counterexample_text(target, trace, steps, doc["trace_file"], source is None))
     sys.exit(1)
 
 
@@ -438,16 +440,16 @@ def query(kind: str, pattern, first, then_, after, forbid, a_, b_, same: tuple[s
         if output is not None:
             _save(output, text, force=None)          # query has no --force
         doc |= {"counterexample": text, "steps": outcome.steps}
-        click.echo(json.dumps(doc, ensure_ascii=False, indent=2) if fmt == "json" else
+        echo(json.dumps(doc, ensure_ascii=False, indent=2) if fmt == "json" else
                    render.counterexample_text(prop, parse_lines(text, "<counterexample>"),
                                               outcome.steps, _display(output) if output else None))
         sys.exit(1)
     if isinstance(outcome, Exhausted):
-        click.echo(json.dumps(doc, ensure_ascii=False, indent=2) if fmt == "json" else
+        echo(json.dumps(doc, ensure_ascii=False, indent=2) if fmt == "json" else
                    f"holds for every trace of at most {depth} steps that the machines and the "
                    f"{sum(r.encoded for r in rules_in_force)} rules allow (a bounded check, not a proof)")
         sys.exit(0)
-    click.echo(f"inconclusive: the solver gave up ({outcome.reason})")
+    echo(f"inconclusive: the solver gave up ({outcome.reason})")
     sys.exit(3)
 
 
@@ -489,12 +491,12 @@ def check_rules(fmt: str, redundancy: int, search_all: bool, jobs: int, reading:
         click.echo("\r\033[K", err=True, nl=False)
     if fmt == "sarif":
         from xiangshe.reports.sarif import rulecheck_sarif
-        click.echo(rulecheck_sarif(report, chosen, VERSION))
+        echo(rulecheck_sarif(report, chosen, VERSION))
     elif fmt == "junit":
         from xiangshe.reports.junit import rulecheck_junit
-        click.echo(rulecheck_junit(report))
+        echo(rulecheck_junit(report))
     elif fmt == "json":
-        click.echo(json.dumps({"ok": report.ok, "readings": chosen, "checks": [
+        echo(json.dumps({"ok": report.ok, "readings": chosen, "checks": [
             {"check": i.check, "subject": i.subject, "ok": i.ok, "severity": i.severity,
              "message": i.message, "location": i.location, "quote": i.quote,
              "source_line": i.source_line} for i in report.items]}, ensure_ascii=False, indent=2))
@@ -502,12 +504,12 @@ def check_rules(fmt: str, redundancy: int, search_all: bool, jobs: int, reading:
         for i in report.items:
             if not i.ok or i.severity == "warning" or (i.severity == "note" and search_all):
                 where = f"{i.location}: " if i.location else ""
-                click.echo(f"{where}{i.severity if not i.ok else 'note'}: {i.check}: {i.subject}: {i.message}")
+                echo(f"{where}{i.severity if not i.ok else 'note'}: {i.check}: {i.subject}: {i.message}")
         by = {}
         for i in report.items:
             good, total = by.get(i.check, (0, 0))
             by[i.check] = (good + (i.ok or i.severity != "error"), total + 1)
-        click.echo("; ".join(f"{c} {g}/{t}" for c, (g, t) in by.items()) +
+        echo("; ".join(f"{c} {g}/{t}" for c, (g, t) in by.items()) +
                    (" — ok" if report.ok else " — FAILED"))
     sys.exit(0 if report.ok else 1)
 
@@ -534,14 +536,14 @@ def coverage(fmt: str, show_all: bool, minimum: float | None) -> None:
         doc = totals | {"clauses_detail": [
             {"index": c.index, "line": c.line, "text": c.text, "enacted": len(c.enacted),
              "cited": sorted(set(c.cited)), "descriptive": c.descriptive} for c in cov.clauses]}
-        click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
+        echo(json.dumps(doc, ensure_ascii=False, indent=2))
     else:
         for c in cov.clauses:
             if show_all or not c.accounted:
                 how = ("enacted " if c.enacted else "") + ("cited " if c.cited else "") + \
                       ("descriptive " if c.descriptive else "")
-                click.echo(f"xiangsheli.txt:{c.line}: {how.strip() or 'UNCOVERED'}  「{c.text}」")
-        click.echo(f"{totals['clauses']} clauses: {totals['enacted']} enacted, {totals['cited']} cited, "
+                echo(f"xiangsheli.txt:{c.line}: {how.strip() or 'UNCOVERED'}  「{c.text}」")
+        echo(f"{totals['clauses']} clauses: {totals['enacted']} enacted, {totals['cited']} cited, "
                    f"{totals['descriptive']} descriptive, {totals['uncovered']} uncovered — "
                    f"{totals['percent_accounted']}% accounted for")
     if minimum is not None and totals["percent_accounted"] < minimum:
@@ -554,7 +556,7 @@ def schema(name: str) -> None:
     """Print the JSON Schema of NAME: `trace` files, or the JSON output of a command."""
     from xiangshe import schemas
 
-    click.echo(schemas.text(name), nl=False)
+    echo(schemas.text(name), nl=False)
 
 
 def main() -> None:
@@ -566,12 +568,12 @@ def main() -> None:
         cli.main(standalone_mode=True)
     except (InputError, TraceErrors) as err:    # e.g. a broken rulebook or machine table
         from xiangshe.reports.messages import input_errors
-        click.echo(input_errors(err.render()), err=True)
+        echo(input_errors(err.render()), err=True)
         sys.exit(2)
     except Exception as err:                     # a bug: say so plainly, exit 70 (EX_SOFTWARE)
         if os.environ.get("XIANGSHE_DEBUG"):
             raise
-        click.echo(f"xiangshe: internal error: {type(err).__name__}: {err} "
+        echo(f"xiangshe: internal error: {type(err).__name__}: {err} "
                    "(set XIANGSHE_DEBUG=1 for the traceback)", err=True)
         sys.exit(70)
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import difflib
 from functools import lru_cache
+
+from xiangshe.domain.visible import clip, shorten, visible
 from collections.abc import Iterable
 
 
@@ -11,18 +13,21 @@ class InputError(Exception):
     """Bad input of any kind: a trace, a rulebook, a machine table, a quote or a usage error."""
 
     def __init__(self, path: str, line: int | None, message: str, excerpt: str | None = None,
-                 hint: str | None = None) -> None:
+                 hint: str | None = None, column: int | None = None) -> None:
         super().__init__(message)
         self.path, self.line, self.message, self.excerpt, self.hint = path, line, message, excerpt, hint
+        self.column = column
 
     def render(self) -> str:
+        """`path:line: error: message`, the line quoted (cut to a window around the error if long),
+        the hint; the user's words with every character that would act on a terminal escaped."""
         where = f"{self.path}:{self.line}" if self.line else self.path
-        out = [f"{where}: error: {self.message}"]
+        out = [f"{where}: error: {shorten(self.message)}"]
         if self.excerpt is not None and self.line:
-            out.append(f"  {self.line:>4} | {self.excerpt}")
+            out.append(f"  {self.line:>4} | {clip(self.excerpt, self.column)}")
         if self.hint:
-            out.append(f"  {self.hint}")
-        return "\n".join(out)
+            out.append(f"  {shorten(self.hint)}")
+        return visible("\n".join(out))
 
     def __str__(self) -> str:
         return self.render()

@@ -23,11 +23,10 @@ from pathlib import Path
 from xiangshe.domain.errors import InputError, TraceError, did_you_mean
 from xiangshe.domain.gcpause import gc_paused
 from xiangshe.domain.trace import SIDES, Cast, Event, ObjectRef, Pair, Person, Trace
-from xiangshe.domain.vocabulary import PERSON_KEYS, PLACE_KEYS, Vocabulary, vocabulary
+from xiangshe.domain.vocabulary import PERSON_KEYS, PLACE_KEYS, Vocabulary, split_number, vocabulary
 
 MAX_BYTES = 64 * 1024 * 1024     # documented limit on one trace file
 MAX_ERRORS = 20
-_NUMBERED = re.compile(r"^(.*?)(\d+)$")
 _SIDE_ALIASES = {"shang-she": "上射", "xia-she": "下射", "upper": "上射", "lower": "下射"}
 _SOURCE = re.compile(r"^\s*L([0-9]{1,9})\b")   # `# L14 主人坐取爵于上篚`: the text line an event enacts
 # line breaks as editors count them (str.splitlines also breaks at \v, \f, \x1c-\x1e, \x85, U+2028/9,
@@ -86,20 +85,25 @@ class _Reader:
         self._failed: dict[tuple, int] = {}      # the events that did not resolve: how many errors
 
     # -- errors -------------------------------------------------------------------------------
-    def fail(self, line: int, message: str, hint: str | Callable[[], str] | None = None) -> None:
+    def fail(self, line: int, message: str, hint: str | Callable[[], str] | None = None,
+             column: int | None = None, word: str | None = None) -> None:
         """An error at `line`; past MAX_ERRORS only counted. A hint may be given as a function,
-        called only for an error that is shown ("did you mean" compares the word with many)."""
+        called only for an error that is shown ("did you mean" compares the word with many). The
+        column is where the error is, or where `word` (the word at fault) first stands in the line."""
         if len(self.errors) >= MAX_ERRORS:
             self.more += 1
             return
         excerpt = self.lines[line - 1] if 0 < line <= len(self.lines) else None
-        self.errors.append(TraceError(self.path, line, message, excerpt, hint() if callable(hint) else hint))
+        if column is None and word and excerpt is not None and word in excerpt:
+            column = excerpt.index(word) + 1
+        self.errors.append(TraceError(self.path, line, message, excerpt, hint() if callable(hint) else hint,
+                                      column))
 
     # -- cast ---------------------------------------------------------------------------------
     def declare(self, line: int, name: str, role_word: str, rank: str | None) -> None:
         role = self.vocab.resolve("roles", role_word)
         if role is None:
-            self.fail(line, f"unknown role {role_word}",
+            self.fail(line, f"unknown role {role_word}", word=role_word, hint=
                       lambda: self.vocab.suggest("roles", role_word, self.vocab.roles))
             return
         name = self.person_name(name, role)
@@ -122,14 +126,14 @@ class _Reader:
         script or by an alias (賓 → 宾, 衆賓2 → 众宾2, guest → 宾, zhong-bin2 → 众宾2); else as written."""
         if self.vocab.canonical_role(name) is not None:
             return name
-        m = _NUMBERED.match(name)
-        if m and self.vocab.canonical_role(m.group(1)) is not None:
+        head, digits = split_number(name)
+        if digits and self.vocab.canonical_role(head) is not None:
             return name
         if self.vocab.resolve("roles", name) == role:
             return role
-        m = _NUMBERED.match(self.vocab.fold(name))
-        if m and self.vocab.resolve("roles", m.group(1).rstrip("-")) == role:
-            return role + m.group(2)
+        head, digits = split_number(self.vocab.fold(name))
+        if digits and self.vocab.resolve("roles", head.rstrip("-")) == role:
+            return role + digits
         return name
 
     def declare_pair(self, line: int, name: str, sides: dict[str, str]) -> None:
@@ -176,17 +180,16 @@ class _Reader:
                 self.fail(line, f"{token} is a role with several persons; name one "
                                 f"({token}1, {token}2 …) or declare `cast NAME {token}`")
             return None
-        m = _NUMBERED.match(token)
-        if m and self.vocab.canonical_role(m.group(1)) is not None:
-            role = self.vocab.canonical_role(m.group(1))
-            assert role is not None
+        head, digits = split_number(token)
+        role = self.vocab.canonical_role(head) if digits else None
+        if role is not None:
             self.cast.add(Person(token, role, self.vocab.roles[role].rank))
             return token
         folded = self.vocab.fold(token)           # 衆賓2, zhong-bin2, guests-2 → 众宾2
-        m = _NUMBERED.match(folded)
-        role = self.vocab.resolve("roles", m.group(1).rstrip("-")) if m and m.group(1) else None
-        if m and role is not None:
-            name = role + m.group(2)
+        head, digits = split_number(folded)
+        role = self.vocab.resolve("roles", head.rstrip("-")) if digits and head else None
+        if role is not None:
+            name = role + digits
             if name not in self.cast.persons:
                 self.cast.add(Person(name, role, self.vocab.roles[role].rank))
             return name
@@ -195,7 +198,7 @@ class _Reader:
             same = [n for n in self.cast.persons if fold(n) == fold(token)]
             if len(same) == 1:
                 return same[0]
-        self.fail(line, f"unknown person {token}", lambda: self.vocab.suggest(
+        self.fail(line, f"unknown person {token}", word=token, hint=lambda: self.vocab.suggest(
             "persons", token, [*self.cast.persons, *(r for r, t in self.vocab.roles.items() if t.single)]))
         return None
 
@@ -203,7 +206,7 @@ class _Reader:
     def obj(self, line: int, token: str, actor: str, to: str | None) -> ObjectRef | None:
         found = self.vocab.resolve_object(token)
         if found is None:
-            self.fail(line, f"unknown object {token}",
+            self.fail(line, f"unknown object {token}", word=token, hint=
                       lambda: self.vocab.suggest("objects", token, self.vocab.objects))
             return None
         kind, suffix = found
@@ -251,7 +254,8 @@ class _Reader:
         actor = self.person(line, actor_token)
         written, act = act, vocab.resolve("acts", act)
         if act is None:
-            self.fail(line, f"unknown act {written}", lambda: vocab.suggest("acts", written, vocab.acts))
+            self.fail(line, f"unknown act {written}", word=written,
+                      hint=lambda: vocab.suggest("acts", written, vocab.acts))
             return None
         resolved: list[tuple[str, str]] = []
         seen: set[str] = set()
@@ -269,7 +273,7 @@ class _Reader:
             elif key in PLACE_KEYS:
                 place = vocab.resolve("places", value)
                 if place is None:
-                    self.fail(line, f"unknown place {value}",
+                    self.fail(line, f"unknown place {value}", word=value, hint=
                               lambda: vocab.suggest("places", value, vocab.places))
                     ok = False
                 resolved.append((key, place or value))
@@ -282,7 +286,8 @@ class _Reader:
                     ok = False
                 resolved.append((key, found or value))
             else:
-                self.fail(line, f"unknown key {key}=", lambda: did_you_mean(key, vocab.event_keys))
+                self.fail(line, f"unknown key {key}=", word=f"{key}=",
+                          hint=lambda: did_you_mean(key, vocab.event_keys))
                 ok = False
         if not ok or actor is None:
             return None
@@ -451,7 +456,7 @@ def parse_jsonl(text: str, path: str = "<trace>", vocab: Vocabulary | None = Non
             r.fail(n, f"duplicate key {err.args[0]}")
             continue
         except json.JSONDecodeError as err:
-            r.fail(n, f"not valid JSON: {err.msg} (column {err.colno})")
+            r.fail(n, f"not valid JSON: {err.msg} (column {err.colno})", column=err.colno)
             continue
         except RecursionError:
             r.fail(n, "JSON nested too deeply")
@@ -494,7 +499,8 @@ def parse_yaml(text: str, path: str = "<trace>", vocab: Vocabulary | None = None
         root = yaml.compose(text, Loader=loader)
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark
-        r.fail(mark.line + 1 if mark else 1, f"not valid YAML: {err.problem}")
+        r.fail(mark.line + 1 if mark else 1, f"not valid YAML: {err.problem}",
+               column=mark.column + 1 if mark else None)
         return r.finish()
     except (yaml.YAMLError, RecursionError) as err:
         r.fail(1, f"not valid YAML: {err}")

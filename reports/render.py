@@ -8,6 +8,7 @@ from collections.abc import Iterable, Sequence
 from xiangshe.constraints.check import Finding, Result
 from xiangshe.constraints.rulebook import Rule
 from xiangshe.domain.text import TEXT
+from xiangshe.domain.visible import clip, shorten, visible
 from xiangshe.reports.messages import ok_summary, t, violations_summary
 
 
@@ -15,15 +16,15 @@ def finding_text(f: Finding, path: str) -> str:
     """`path:line: error: message [rule]`, then the offending line, the rule and the quoted text."""
     where = f"{path}:{f.line}" if f.line else path
     label = f.rule if not f.catalogue else f"{f.rule} {f.catalogue} {f.name}"
-    out = [f"{where}: {t('error')}: {f.message} [{label}]"]
+    out = [f"{where}: {t('error')}: {shorten(f.message)} [{label}]"]
     if f.line:
-        out.append(f"  {f.line:>4} | {f.excerpt.strip()}")
+        out.append(f"  {f.line:>4} | {clip(f.excerpt.strip())}")
     crumbs = "  " + " › ".join(f.headings) if f.headings else ""
     if f.reading:
         out.append(f"  {t('why'):<5} {f.reading}")
     out.append(f"  {t('rule'):<5} {f.defined}{crumbs}")
     out.append(f"  {t('text'):<5} {f.citation}")
-    return "\n".join(out)
+    return visible("\n".join(out))
 
 
 def scoring_text(r: Result, detail: bool = False) -> list[str]:

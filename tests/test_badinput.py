@@ -91,8 +91,8 @@ CASES: list[tuple[str, str, bytes, int, str]] = [
     ("odd number", "trace", "主人 取 爵³\n", 1, "爵 has instances"),
     ("odd number", "trace", "主人 取 爵٣\n", 1, "爵 has instances"),
     ("odd number", "trace", "主人 取 爵" + "1" * 5000 + "\n", 1, "爵 has instances"),
-    # a line break that is not one: U+2028 inside a JSON string stays on its line
-    ("line break", "jsonl", '{"actor": "主人", "act": "揖", "words": "a\u2028b"}\n', 1, "words=a\u2028b: words is"),
+    # a line break that is not one: U+2028 inside a JSON string stays on its line (and is shown escaped)
+    ("line break", "jsonl", '{"actor": "主人", "act": "揖", "words": "a\u2028b"}\n', 1, "words=a\\u2028b: words is"),
     ("line break", "trace", "主人 揖\u2028x\n主人 献爵\n", 1, "bad.trace:2: error: unknown act 献爵"),
 ]
 
