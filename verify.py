@@ -2,10 +2,12 @@
 
 \b
 Exit status:
-  0  ok: no violations
-  1  violations found
-  2  bad input: a trace, the rulebook, a quote, or the usage
-  3  inconclusive: the solver gave up
+  0    ok: no violations
+  1    violations found
+  2    bad input: a trace, the rulebook, a quote, or the usage
+  3    inconclusive: the solver gave up
+  70   internal error: a bug in xiangshe (XIANGSHE_DEBUG=1 shows the traceback)
+  130  interrupted (Ctrl-C): nothing is concluded
 """
 
 from __future__ import annotations
@@ -560,21 +562,29 @@ def schema(name: str) -> None:
 
 
 def main() -> None:
-    """Entry point of the console script: usage errors and bad input exit 2, never a traceback."""
+    """Entry point of the console script: usage errors and bad input exit 2, never a traceback;
+    Ctrl-C exits 130."""
     from xiangshe.domain.errors import InputError
     from xiangshe.domain.parse import TraceErrors
+    from xiangshe.reports import interrupt
 
+    interrupt.install()
     try:
         cli.main(standalone_mode=True)
+    except interrupt.Interrupted:
+        interrupt.stop()
     except (InputError, TraceErrors) as err:    # e.g. a broken rulebook or machine table
         from xiangshe.reports.messages import input_errors
         echo(input_errors(err.render()), err=True)
+        sys.exit(2)
+    except MemoryError:                          # the input, not the program: too much of it
+        echo("xiangshe: error: out of memory: the input is too large to check at once", err=True)
         sys.exit(2)
     except Exception as err:                     # a bug: say so plainly, exit 70 (EX_SOFTWARE)
         if os.environ.get("XIANGSHE_DEBUG"):
             raise
         echo(f"xiangshe: internal error: {type(err).__name__}: {err} "
-                   "(set XIANGSHE_DEBUG=1 for the traceback)", err=True)
+             "(set XIANGSHE_DEBUG=1 for the traceback)", err=True)
         sys.exit(70)
 
 
