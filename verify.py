@@ -18,10 +18,6 @@ from pathlib import Path
 
 import click
 
-from xiangshe.domain.visible import visible
-from xiangshe.reports.echo import Group, echo
-from xiangshe.reports.options import ArrowSpec, Percent, PhaseId
-
 if __name__ == "__main__" and not __package__:    # `python verify.py …` in a checkout: the checkout is xiangshe
     import importlib.util
 
@@ -30,6 +26,10 @@ if __name__ == "__main__" and not __package__:    # `python verify.py …` in a 
         submodule_search_locations=[str(Path(__file__).resolve().parent)])
     sys.modules["xiangshe"] = importlib.util.module_from_spec(_spec)
     _spec.loader.exec_module(sys.modules["xiangshe"])
+
+from xiangshe.domain.visible import visible                       # noqa: E402 (after the bootstrap above)
+from xiangshe.reports.echo import Group, echo                       # noqa: E402
+from xiangshe.reports.options import ArrowSpec, Percent, PhaseId  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent
 CANONICAL = ROOT / "traces" / "canonical.trace"
@@ -202,7 +202,7 @@ def report(file: Path, output: Path | None, force: bool, reading: tuple[str, ...
     _save(output, html_report(trace, result, chosen, f"xiangshe {VERSION}"), force)
     n = len(result.findings)
     echo(f"wrote {_display(output)}: {result.events} events, "
-               + (f"{n} violation{'s' if n != 1 else ''}" if n else "no violations"), err=True)
+         + (f"{n} violation{'s' if n != 1 else ''}" if n else "no violations"), err=True)
     sys.exit(0 if result.ok else 1)
 
 
@@ -375,7 +375,7 @@ def counterexample(rule: str, depth: int, output: Path | None, force: bool, fmt:
     else:
         if source is not None:
             echo(f"{said}\n{target.location}: a counterexample all the same: the bundled violating "
-                       f"example {source}, minimised (not shown to be a shortest one)")
+                 f"example {source}, minimised (not shown to be a shortest one)")
         echo(render.counterexample_text(target, trace, steps, doc["trace_file"], source is None))
     sys.exit(1)
 
@@ -443,13 +443,13 @@ def query(kind: str, pattern, first, then_, after, forbid, a_, b_, same: tuple[s
             _save(output, text, force=None)          # query has no --force
         doc |= {"counterexample": text, "steps": outcome.steps}
         echo(json.dumps(doc, ensure_ascii=False, indent=2) if fmt == "json" else
-                   render.counterexample_text(prop, parse_lines(text, "<counterexample>"),
-                                              outcome.steps, _display(output) if output else None))
+             render.counterexample_text(prop, parse_lines(text, "<counterexample>"),
+                                        outcome.steps, _display(output) if output else None))
         sys.exit(1)
     if isinstance(outcome, Exhausted):
         echo(json.dumps(doc, ensure_ascii=False, indent=2) if fmt == "json" else
-                   f"holds for every trace of at most {depth} steps that the machines and the "
-                   f"{sum(r.encoded for r in rules_in_force)} rules allow (a bounded check, not a proof)")
+             f"holds for every trace of at most {depth} steps that the machines and the "
+             f"{sum(r.encoded for r in rules_in_force)} rules allow (a bounded check, not a proof)")
         sys.exit(0)
     echo(f"inconclusive: the solver gave up ({outcome.reason})")
     sys.exit(3)
@@ -512,7 +512,7 @@ def check_rules(fmt: str, redundancy: int, search_all: bool, jobs: int, reading:
             good, total = by.get(i.check, (0, 0))
             by[i.check] = (good + (i.ok or i.severity != "error"), total + 1)
         echo("; ".join(f"{c} {g}/{t}" for c, (g, t) in by.items()) +
-                   (" — ok" if report.ok else " — FAILED"))
+             (" — ok" if report.ok else " — FAILED"))
     sys.exit(0 if report.ok else 1)
 
 
@@ -546,8 +546,8 @@ def coverage(fmt: str, show_all: bool, minimum: float | None) -> None:
                       ("descriptive " if c.descriptive else "")
                 echo(f"xiangsheli.txt:{c.line}: {how.strip() or 'UNCOVERED'}  「{c.text}」")
         echo(f"{totals['clauses']} clauses: {totals['enacted']} enacted, {totals['cited']} cited, "
-                   f"{totals['descriptive']} descriptive, {totals['uncovered']} uncovered — "
-                   f"{totals['percent_accounted']}% accounted for")
+             f"{totals['descriptive']} descriptive, {totals['uncovered']} uncovered — "
+             f"{totals['percent_accounted']}% accounted for")
     if minimum is not None and totals["percent_accounted"] < minimum:
         sys.exit(1)
 
