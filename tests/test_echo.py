@@ -136,3 +136,13 @@ def test_a_finding_on_a_long_line_is_quoted_cut(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["check", str(path)])
     assert result.exit_code == 1 and "[bu-guan-bu-shi" in result.output
     assert len(result.output) < 10_000 and "(100" in result.output
+
+
+def test_colour_paints_the_escaped_text_not_the_users_sequences(tmp_path: Path) -> None:
+    path = tmp_path / "bad.trace"
+    path.write_text(_comments(_person(EXAMPLE)), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["check", "--color", str(path)], color=True)
+    assert result.exit_code == 1
+    assert "\x1b[31m" in result.output                       # our colour …
+    assert "\x1b]0;pwned" not in result.output and "\\u001b]0;pwned" in result.output   # … not theirs
+    assert not re.search("[\x00-\x08\x0b-\x1a\x1c-\x1f\x7f-\x9f\u202e\u2066]", result.output)
