@@ -238,15 +238,31 @@ def _ignore_sigint() -> None:
 
 @contextmanager
 def _sigint_deferred() -> Iterator[None]:
-    """SIGINT held back (where the platform can) until the block is done, then delivered."""
-    if not hasattr(signal, "pthread_sigmask"):
+    """While processes are started: SIGINT ignored, so that they start ignoring it (a Ctrl-C goes
+    to the whole process group, and would otherwise interrupt them while they start, each with a
+    traceback), and held back in this process (blocked: a blocked signal is kept, not ignored),
+    then delivered to the handler in force before. Where signals cannot be blocked, a Ctrl-C in
+    the block is noted and raised again after it. In the main thread only (where handlers are set)."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    from multiprocessing import resource_tracker
+
+    resource_tracker.ensure_running()          # before the block: starting it unblocks SIGINT again
+    caught: list[int] = []
+    can_block = hasattr(signal, "pthread_sigmask")
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if can_block else None
+    handler = signal.signal(signal.SIGINT, signal.SIG_IGN if can_block else lambda n, _f: caught.append(n))
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        signal.signal(signal.SIGINT, handler)
+        if mask is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)      # a signal held back arrives now
+        if caught:
+            signal.raise_signal(signal.SIGINT)
 
 
 def _search_in_rulebook(rule_id: str, readings: dict[str, str], depth: int) -> tuple[str, int | None, str]:

@@ -46,16 +46,20 @@ def _until(condition: Callable[[], bool], timeout: float = 180) -> bool:
     return False
 
 
-def _interrupt(args: list[str], at_work: Callable[[subprocess.Popen], bool]) -> tuple[int, str, str, set[int]]:
-    """Run `xiangshe ARGS`, send SIGINT once `at_work`; the exit status, stdout, stderr, and the
-    processes it had started."""
+def _interrupt(args: list[str], at_work: Callable[[subprocess.Popen], bool],
+               group: bool = False) -> tuple[int, str, str, set[int]]:
+    """Run `xiangshe ARGS`, send SIGINT once `at_work` (to its whole process group, as a terminal's
+    Ctrl-C does, if `group`); the exit status, stdout, stderr, and the processes it had started."""
     p = subprocess.Popen([sys.executable, "-m", "xiangshe", *args], cwd=ROOT, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
+                         stderr=subprocess.PIPE, text=True, start_new_session=group)
     try:
         assert _until(lambda: p.poll() is not None or at_work(p)), "the command never got to work"
         assert p.poll() is None, f"the command finished before it could be interrupted: {p.returncode}"
         children = _children(p.pid)
-        os.kill(p.pid, signal.SIGINT)
+        if group:
+            os.killpg(p.pid, signal.SIGINT)
+        else:
+            os.kill(p.pid, signal.SIGINT)
         out, err = p.communicate(timeout=120)
     finally:
         if p.poll() is None:
@@ -87,9 +91,13 @@ def test_a_z3_search_is_interrupted_not_taken_for_an_answer() -> None:
     _interrupted(status, out, err)
 
 
-def test_check_rules_is_interrupted_and_its_workers_stop() -> None:
+@pytest.mark.parametrize("group", [False, True], ids=["process", "process group"])
+def test_check_rules_is_interrupted_and_its_workers_stop(group: bool) -> None:
+    """Interrupted as its workers start (a Ctrl-C to the whole group reaches them too: they start
+    ignoring it, and say nothing) or while they search."""
     status, out, err, children = _interrupt(["check-rules", "--search-all", "--jobs", "2"],
-                                            lambda p: len(_children(p.pid)) >= 2 and _cpu_seconds(p.pid) > 1)
+                                            lambda p: len(_children(p.pid)) >= 2 and _cpu_seconds(p.pid) > 1,
+                                            group)
     _interrupted(status, out, err)
     assert len(children) >= 2
     assert _until(lambda: not any(_running(c) for c in children), timeout=60), \
