@@ -2,10 +2,12 @@
 
 \b
 Exit status:
-  0  ok: no violations
-  1  violations found
-  2  bad input: a trace, the rulebook, a quote, or the usage
-  3  inconclusive: the solver gave up
+  0    ok: no violations
+  1    violations found
+  2    bad input: a trace, the rulebook, a quote, or the usage
+  3    inconclusive: the solver gave up
+  70   internal error: a bug in xiangshe (XIANGSHE_DEBUG=1 shows the traceback)
+  130  interrupted (Ctrl-C): nothing is concluded
 """
 
 from __future__ import annotations
@@ -26,6 +28,9 @@ if __name__ == "__main__" and not __package__:    # `python verify.py …` in a 
     _spec.loader.exec_module(sys.modules["xiangshe"])
 
 from xiangshe import __version__ as VERSION  # noqa: E402  (pyproject.toml's version, once)
+from xiangshe.domain.visible import visible                       # noqa: E402 (after the bootstrap above)
+from xiangshe.reports.echo import Group, echo                       # noqa: E402
+from xiangshe.reports.options import ArrowSpec, Percent, PhaseId  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent
 CANONICAL = ROOT / "traces" / "canonical.trace"
@@ -49,7 +54,7 @@ class BadInput(click.ClickException):
 
     def show(self, file=None) -> None:
         from xiangshe.reports.messages import input_errors
-        click.echo(input_errors(self.message), err=True)
+        echo(input_errors(self.message), err=True)
 
 
 def _save(output: Path, text: str, force: bool | None = False) -> None:
@@ -79,7 +84,7 @@ def _bad(err: Exception) -> BadInput:
     return BadInput(render() if render else str(err))
 
 
-@click.group(help=__doc__)
+@click.group(cls=Group, help=__doc__)
 @click.version_option(VERSION, prog_name="xiangshe")
 @click.option("--lang", type=click.Choice(["en", "zh"]), envvar="XIANGSHE_LANG", default="en",
               show_default=True, help="the fixed words of text output in English or Chinese (also "
@@ -174,7 +179,7 @@ def _lint(results, rules, cfg, selection, lint: dict, use_baseline: bool = True)
         outcome = apply(results, selection, ids)
         _save(out, bl.render(outcome.results, out.parent), lint["force"])
         n = sum(len(r.findings) for r in outcome.results)
-        click.echo(f"wrote {_display(out)}: {n} finding{'s' if n != 1 else ''} in the baseline", err=True)
+        echo(f"wrote {_display(out)}: {n} finding{'s' if n != 1 else ''} in the baseline", err=True)
         sys.exit(0)
     try:
         baseline = bl.load(path, _display(path))
@@ -194,7 +199,7 @@ def _github_input_errors(f):
         except BadInput as err:
             if click.get_current_context().meta.get("xiangshe.format", kwargs.get("fmt")) == "github":
                 from xiangshe.reports.github import input_errors
-                click.echo(input_errors(err.message))
+                echo(input_errors(err.message))
             raise
     return wrapper
 
@@ -269,26 +274,26 @@ def check(files: tuple[str, ...], fmt: str | None, scoring: bool, reading: tuple
     results = [check_source(s, rules_in_force, chosen) for s in progress(sources, show_progress)]
     unreadable = render.input_errors_text(results)
     if unreadable:                                  # located errors first, on stderr, in every format
-        click.echo(input_errors(unreadable), err=True)
+        echo(input_errors(unreadable), err=True)
         if lint.get("write_baseline") is not None:
-            click.echo("error: no baseline is written while a staging cannot be read", err=True)
+            echo("error: no baseline is written while a staging cannot be read", err=True)
             sys.exit(2)
     linted = _lint(results, rules_in_force, cfg, selection, lint)
     results = linted.results
     if fmt == "sarif":
         from xiangshe.reports.sarif import check_sarif
-        click.echo(check_sarif(results, rules_in_force, chosen, VERSION, linted.not_applied))
+        echo(check_sarif(results, rules_in_force, chosen, VERSION, linted.not_applied))
     elif fmt == "junit":
         from xiangshe.reports.junit import check_junit
-        click.echo(check_junit(results, rules_in_force, chosen))
+        echo(check_junit(results, rules_in_force, chosen))
     elif fmt == "github":
         from xiangshe.reports.github import check_github
-        click.echo(check_github(results), nl=any(r.findings for r in results))
+        echo(check_github(results), nl=any(r.findings for r in results))
     elif fmt == "json":
-        click.echo(render.check_json(results, chosen, linted))
+        echo(render.check_json(results, chosen, linted))
     else:
         from xiangshe.reports import colour
-        text, paint = render.check_text(results, chosen, scoring, linted), colour.enabled(color)
+        text, paint = visible(render.check_text(results, chosen, scoring, linted)), colour.enabled(color)
         click.echo(colour.paint(text) if paint else text, color=paint)
     sys.exit(2 if unreadable else 0 if all(r.ok for r in results) else 1)
 
@@ -334,12 +339,16 @@ def report(file: str, output: Path | None, force: bool, reading: tuple[str, ...]
     if output is None:
         stem = Path(source.display).stem if not source.is_stdin or stdin_filename else "stdin"
         output = Path("reports") / f"{stem}.html"
-        output.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            output.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise BadInput(f"{_display(output.parent)}: error: cannot make the directory for the "
+                           f"report: {err.strerror}; choose another place with -o") from None
     elif not output.parent.is_dir():
         raise BadInput(f"{_display(output)}: error: no such directory {_display(output.parent)}")
     _save(output, html_report(trace, result, chosen, f"xiangshe {VERSION}"), force)
     from xiangshe.reports.messages import wrote_report
-    click.echo(wrote_report(_display(output), result.events, len(result.findings)), err=True)
+    echo(wrote_report(_display(output), result.events, len(result.findings)), err=True)
     sys.exit(0 if result.ok else 1)
 
 
@@ -353,7 +362,7 @@ def rules(fmt: str, reading: tuple[str, ...], readings_file: Path | None) -> Non
 
     chosen = _readings(reading, readings_file)
     rb = rulebook()
-    click.echo(render.rules_json(rb, chosen) if fmt == "json" else render.rules_text(rb, chosen))
+    echo(render.rules_json(rb, chosen) if fmt == "json" else render.rules_text(rb, chosen))
 
 
 @cli.command()
@@ -375,36 +384,33 @@ def rules(fmt: str, reading: tuple[str, ...], readings_file: Path | None) -> Non
 @click.option("--outcome", "outcome", nargs=2, type=click.Choice(["右", "左", "钧"]),
               default=("右", "右"), show_default=True, help="who wins rounds 2 and 3: 右, 左 or 钧")
 @click.option("--dafu-partner-loses", is_flag=True, help="in round 2 the 大夫 wins and his partner loses")
-@click.option("--arrow", "arrows", multiple=True, metavar="R:PAIR:SIDE=RESULTS",
+@click.option("--arrow", "arrows", multiple=True, type=ArrowSpec(), metavar="R:PAIR:SIDE=RESULTS",
               help="explicit results, e.g. 2:上耦:上射=中正,不中,中正,中侯")
 @click.option("--seed", type=int, default=0, show_default=True, help="varies the arrows' results")
-@click.option("--until", default="Φ52", show_default=True, help="the last phase to stage")
-def generate(output: Path | None, force: bool, fmt: str, arrows: tuple[str, ...], **options) -> None:
+@click.option("--until", type=PhaseId(), default="Φ52", show_default=True, help="the last phase to stage")
+def generate(output: Path | None, force: bool, fmt: str, arrows: tuple[tuple[str, tuple[str, ...]], ...],
+             **options) -> None:
     """Stage the ceremony from options: a starting point for your own staging."""
     from xiangshe.domain.parse import parse_lines, to_jsonl
-    from xiangshe.domain.staging import Options
+    from xiangshe.domain.staging import Options, StagingError
     from xiangshe.domain.staging import generate as stage
 
-    explicit = {}
-    for a in arrows:
-        key, eq, values = a.partition("=")
-        results = tuple(values.split(","))
-        if not eq or key.count(":") != 2 or len(results) != 4:
-            raise BadInput(f"--arrow {a}: write ROUND:PAIR:上射|下射=r1,r2,r3,r4")
-        explicit[key] = results
+    explicit = dict(arrows)
+    if len(explicit) != len(arrows):
+        twice = sorted({k for k, _ in arrows if sum(k == j for j, _ in arrows) > 1})
+        raise click.BadParameter(f"{', '.join(twice)} is given twice", param_hint="'--arrow'")
     options["outcome"] = tuple(options["outcome"])
     try:
-        opts = Options(arrows=explicit, **options)
-    except ValueError as err:
+        text = stage(Options(arrows=explicit, **options))
+    except StagingError as err:
         raise BadInput(f"error: {err}") from None
-    text = stage(opts)
     if fmt == "jsonl":
         text = to_jsonl(parse_lines(text, "<generated>"))
     if output is None:
-        click.echo(text, nl=False)
+        echo(text, nl=False)
         return
     _save(output, text, force)
-    click.echo(f"wrote {_display(output)}", err=True)
+    echo(f"wrote {_display(output)}", err=True)
 
 
 @cli.command()
@@ -424,7 +430,7 @@ def explain(rule: str, fmt: str) -> None:
     if isinstance(subject, list):
         stagings = [CANONICAL, *sorted((ROOT / "traces" / "variants").glob("*.trace"))]
         subject = [gather(r, VIOLATIONS, stagings, ROOT) for r in subject]
-    click.echo(explain_output(subject, fmt))
+    echo(explain_output(subject, fmt))
 
 
 @cli.command()
@@ -486,7 +492,7 @@ def counterexample(rule: str, depth: int, output: Path | None, force: bool, fmt:
             source = seen.path
             text = minimise(files[source].read_text(encoding="utf-8"), target, rules_in_force, chosen)
     if text is None:
-        click.echo(json.dumps(doc, ensure_ascii=False, indent=2) if fmt == "json" else said)
+        echo(json.dumps(doc, ensure_ascii=False, indent=2) if fmt == "json" else said)
         sys.exit(0 if isinstance(outcome, Exhausted) else 3)
     trace = parse_lines(text, "<counterexample>")
     steps = outcome.steps if isinstance(outcome, Refuted) else len(trace)
@@ -501,11 +507,11 @@ def counterexample(rule: str, depth: int, output: Path | None, force: bool, fmt:
         doc["trace_file"] = _display(output)
     doc["trace"] = text
     if fmt == "json":
-        click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
+        echo(json.dumps(doc, ensure_ascii=False, indent=2))
     else:
         if source is not None:
-            click.echo(f"{said}\n{messages.bundled_counterexample(target.location, source)}")
-        click.echo(render.counterexample_text(target, trace, steps, doc["trace_file"], source is None))
+            echo(f"{said}\n{messages.bundled_counterexample(target.location, source)}")
+        echo(render.counterexample_text(target, trace, steps, doc["trace_file"], source is None))
     sys.exit(1)
 
 
@@ -520,7 +526,7 @@ def counterexample(rule: str, depth: int, output: Path | None, force: bool, fmt:
 @click.option("-a", "a_", help="alternate: the events that come first")
 @click.option("-b", "b_", help="alternate: the events that answer them")
 @click.option("--same", multiple=True, metavar="KEY[=KEY]", help="correlate the events on these keys")
-@click.option("-n", type=int, help="at_most, count_before: the number")
+@click.option("-n", type=click.IntRange(min=0), help="at_most, count_before: the number")
 @click.option("--op", type=click.Choice(["==", "<=", ">="]), help="count_before: the comparison")
 @click.option("--depth", type=click.IntRange(1, 40), default=8, show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
@@ -571,18 +577,18 @@ def query(kind: str, pattern, first, then_, after, forbid, a_, b_, same: tuple[s
         if output is not None:
             _save(output, text, force=None)          # query has no --force
         doc |= {"counterexample": text, "steps": outcome.steps}
-        click.echo(json.dumps(doc, ensure_ascii=False, indent=2) if fmt == "json" else
+        echo(json.dumps(doc, ensure_ascii=False, indent=2) if fmt == "json" else
                    render.counterexample_text(prop, parse_lines(text, "<counterexample>"),
                                               outcome.steps, _display(output) if output else None))
         sys.exit(1)
     if isinstance(outcome, Exhausted):
         from xiangshe.reports.messages import query_holds
-        click.echo(json.dumps(doc, ensure_ascii=False, indent=2) if fmt == "json" else
+        echo(json.dumps(doc, ensure_ascii=False, indent=2) if fmt == "json" else
                    query_holds(depth, sum(r.encoded for r in rules_in_force)))
         sys.exit(0)
     doc |= {"holds": None, "outcome": f"unknown: {outcome.reason}"}
     from xiangshe.reports.messages import solver_gave_up
-    click.echo(json.dumps(doc, ensure_ascii=False, indent=2) if fmt == "json" else
+    echo(json.dumps(doc, ensure_ascii=False, indent=2) if fmt == "json" else
                solver_gave_up(None, None, outcome.reason))
     sys.exit(3)
 
@@ -616,34 +622,34 @@ def check_rules(fmt: str, redundancy: int, search_all: bool, jobs: int, reading:
     stagings = [parse_file(p, str(p.relative_to(ROOT))) for p in
                 [CANONICAL, *sorted((ROOT / "traces" / "variants").glob("*.trace"))]]
     tty = sys.stderr.isatty()
-    progress = (lambda msg: click.echo(f"\r\033[K… {msg}", err=True, nl=False)) if tty else None
+    progress = (lambda msg: echo(f"\r\033[K… {msg}", err=True, nl=False)) if tty else None
     examples = {rid: [parse_file(p, str(p.relative_to(ROOT))) for p in paths]
                 for rid, paths in _violation_files().items()}
     report = check_rulebook(active_rules(chosen), tables(), stagings, chosen, examples, redundancy,
                             search_all, progress, jobs)
     if tty:
-        click.echo("\r\033[K", err=True, nl=False)
+        echo("\r\033[K", err=True, nl=False)
     if fmt == "sarif":
         from xiangshe.reports.sarif import rulecheck_sarif
-        click.echo(rulecheck_sarif(report, chosen, VERSION))
+        echo(rulecheck_sarif(report, chosen, VERSION))
     elif fmt == "junit":
         from xiangshe.reports.junit import rulecheck_junit
-        click.echo(rulecheck_junit(report))
+        echo(rulecheck_junit(report))
     elif fmt == "json":
-        click.echo(json.dumps({"ok": report.ok, "readings": chosen, "checks": [
+        echo(json.dumps({"ok": report.ok, "readings": chosen, "checks": [
             {"check": i.check, "subject": i.subject, "ok": i.ok, "severity": i.severity,
              "message": i.message, "location": i.location, "quote": i.quote,
              "source_line": i.source_line} for i in report.items]}, ensure_ascii=False, indent=2))
     else:
         from xiangshe.reports.render import rulecheck_text
-        click.echo(rulecheck_text(report, search_all))
+        echo(rulecheck_text(report, search_all))
     sys.exit(0 if report.ok else 1)
 
 
 @cli.command()
 @click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
 @click.option("--all", "show_all", is_flag=True, help="list every clause, not only the uncovered ones")
-@click.option("--min", "minimum", type=float, default=None,
+@click.option("--min", "minimum", type=Percent(), default=None,
               help="exit 1 if the share accounted for is below this percentage")
 def coverage(fmt: str, show_all: bool, minimum: float | None) -> None:
     """Which clauses of the text are enacted by the bundled stagings, cited, or descriptive."""
@@ -662,10 +668,10 @@ def coverage(fmt: str, show_all: bool, minimum: float | None) -> None:
         doc = totals | {"clauses_detail": [
             {"index": c.index, "line": c.line, "text": c.text, "enacted": len(c.enacted),
              "cited": sorted(set(c.cited)), "descriptive": c.descriptive} for c in cov.clauses]}
-        click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
+        echo(json.dumps(doc, ensure_ascii=False, indent=2))
     else:
         from xiangshe.reports.render import coverage_text
-        click.echo(coverage_text(cov, totals, show_all))
+        echo(coverage_text(cov, totals, show_all))
     if minimum is not None and totals["percent_accounted"] < minimum:
         sys.exit(1)
 
@@ -677,25 +683,33 @@ def schema(name: str) -> None:
     """Print the JSON Schema of NAME: `trace` files, or the JSON output of a command."""
     from xiangshe import schemas
 
-    click.echo(schemas.text(name), nl=False)
+    echo(schemas.text(name), nl=False)
 
 
 def main() -> None:
-    """Entry point of the console script: usage errors and bad input exit 2, never a traceback."""
+    """Entry point of the console script: usage errors and bad input exit 2, never a traceback;
+    Ctrl-C exits 130."""
     from xiangshe.domain.errors import InputError
     from xiangshe.domain.parse import TraceErrors
+    from xiangshe.reports import interrupt
 
+    interrupt.install()
     try:
         cli.main(standalone_mode=True)
+    except interrupt.Interrupted:
+        interrupt.stop()
     except (InputError, TraceErrors) as err:    # e.g. a broken rulebook or machine table
         from xiangshe.reports.messages import input_errors
-        click.echo(input_errors(err.render()), err=True)
+        echo(input_errors(err.render()), err=True)
+        sys.exit(2)
+    except MemoryError:                          # the input, not the program: too much of it
+        echo("xiangshe: error: out of memory: the input is too large to check at once", err=True)
         sys.exit(2)
     except Exception as err:                     # a bug: say so plainly, exit 70 (EX_SOFTWARE)
         if os.environ.get("XIANGSHE_DEBUG"):
             raise
-        click.echo(f"xiangshe: internal error: {type(err).__name__}: {err} "
-                   "(set XIANGSHE_DEBUG=1 for the traceback)", err=True)
+        echo(f"xiangshe: internal error: {type(err).__name__}: {err} "
+             "(set XIANGSHE_DEBUG=1 for the traceback)", err=True)
         sys.exit(70)
 
 

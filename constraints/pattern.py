@@ -372,11 +372,22 @@ def _always(e: Event) -> bool:
     return True
 
 
-def check_same(same: tuple[tuple[str, str], ...], where: str, at: int | None) -> None:
-    """Correlated keys must carry the same kind of value."""
+def same_keys(vocab: Vocabulary) -> list[str]:
+    """The keys `same` can correlate (in the Python checker and in z3 alike): the event's own
+    words, its phase and round, and the role, rank, side or pair of a person it names."""
+    keys = ["actor", "act", "obj", *PERSON_KEYS, *PLACE_KEYS, *vocab.attributes, "phase", "round"]
+    return keys + [f"{p}.{a}" for p in ("actor", *PERSON_KEYS) for a in PERSON_ATTRS]
+
+
+def check_same(same: tuple[tuple[str, str], ...], vocab: Vocabulary, where: str, at: int | None) -> None:
+    """Correlated keys must be keys `same` knows, and carry the same kind of value."""
+    known = same_keys(vocab)
+    for key in (k for pair in same for k in pair):
+        if key not in known:
+            raise RulebookError(where, at, f"same: {key!r} is not a key that can be correlated",
+                                hint=did_you_mean(key, known))
     for a, b in same:
-        if key_kind(a) != key_kind(b) and not (key_kind(a).startswith("state:")
-                                                and key_kind(b).startswith("state:")):
+        if key_kind(a) != key_kind(b):
             raise RulebookError(where, at, f"same: {a} and {b} carry different kinds of value")
 
 

@@ -79,7 +79,7 @@ def _person_pattern(text: str, vocab: Vocabulary, where: str, at: int) -> Person
     return PersonPattern(text, tuple(conds))
 
 
-def _same(value, where: str, at: int) -> tuple[tuple[str, str], ...]:
+def _same(value, vocab: Vocabulary, where: str, at: int) -> tuple[tuple[str, str], ...]:
     if value is None:
         return ()
     if isinstance(value, list):
@@ -88,7 +88,7 @@ def _same(value, where: str, at: int) -> tuple[tuple[str, str], ...]:
         pairs = tuple((str(k), str(v)) for k, v in value.items())
     else:
         raise RulebookError(where, at, "same is a list of keys or a table {later_key = \"earlier_key\"}")
-    check_same(pairs, where, at)
+    check_same(pairs, vocab, where, at)
     return pairs
 
 
@@ -107,11 +107,13 @@ def _template(data: dict, vocab: Vocabulary, where: str, at: int) -> Template:
             raise RulebookError(where, at, f"a {kind} rule needs `{name}`")
         value = data.pop(name)
         if name == "same":
-            args[name] = _same(value, where, at)
+            args[name] = _same(value, vocab, where, at)
         elif name in ("who", "partner"):
             args[name] = _person_pattern(value, vocab, where, at)
-        elif name in ("n",):
-            args[name] = int(value)
+        elif name == "n":
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise RulebookError(where, at, f"n is a whole number ≥ 0, not {value!r}")
+            args[name] = value
         elif name == "op":
             if value not in ("==", "<=", ">="):
                 raise RulebookError(where, at, "op is ==, <= or >=")

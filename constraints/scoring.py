@@ -99,22 +99,48 @@ class RoundScore:
         return n // 2, n % 2
 
 
+_DIGITS = "零一二三四五六七八九"
+_UNITS = ((10 ** 8, "亿"), (10 ** 4, "万"), (1000, "千"), (100, "百"), (10, "十"))
+
+
+def chinese_number(k: int) -> str:
+    """A whole number ≥ 0 in Chinese numerals, for any size: 十 for 10–19 at the head, 零 for a
+    gap (一百零一), 万 and 亿 grouping the larger ones.
+
+    >>> [chinese_number(k) for k in (0, 1, 9, 10, 11, 19, 20, 99, 100, 101, 110, 999, 1000, 1001)]
+    ['零', '一', '九', '十', '十一', '十九', '二十', '九十九', '一百', '一百零一', '一百一十', '九百九十九', '一千', '一千零一']
+    >>> chinese_number(10_000), chinese_number(100_010), chinese_number(123_456_789)
+    ('一万', '十万零一十', '一亿二千三百四十五万六千七百八十九')
+    """
+    if k < 0:
+        raise ValueError(f"not a count: {k}")
+
+    def below(k: int, head: bool) -> str:          # k < 10**4, or grouped by 万 and 亿 above
+        if k < 10:
+            return _DIGITS[k]
+        for size, unit in _UNITS:
+            if k >= size:
+                top, rest = divmod(k, size)
+                word = ("" if head and size == 10 and top == 1 else below(top, head)) + unit
+                if rest:
+                    gap = "零" if rest * 10 < size else ""
+                    word += gap + below(rest, False)
+                return word
+        raise AssertionError(k)                     # not reached: k ≥ 10 is ≥ the smallest size
+
+    return below(k, True)
+
+
 def chun_qi(n: int) -> str:
-    """A count of tallies in the text's units: 二算为纯, 一算为奇.
+    """A count of tallies in the text's units: 二算为纯, 一算为奇. Any count ≥ 0.
 
     >>> chun_qi(7), chun_qi(2), chun_qi(0)
     ('三纯一奇', '一纯', '零')
+    >>> [chun_qi(n) for n in (1, 19, 20, 199, 200, 201, 2000)]
+    ['一奇', '九纯一奇', '十纯', '九十九纯一奇', '一百纯', '一百纯一奇', '一千纯']
     """
-    digits = "零一二三四五六七八九"
-
-    def num(k: int) -> str:
-        if k < 10:
-            return digits[k]
-        tens, ones = divmod(k, 10)
-        return ("" if tens == 1 else digits[tens]) + "十" + (digits[ones] if ones else "")
-
     chun, qi = divmod(n, 2)
-    parts = ([f"{num(chun)}纯"] if chun else []) + (["一奇"] if qi else [])
+    parts = ([f"{chinese_number(chun)}纯"] if chun else []) + (["一奇"] if qi else [])
     return "".join(parts) or "零"
 
 

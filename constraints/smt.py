@@ -11,6 +11,7 @@ This module is never imported on the `check` path.
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -44,9 +45,25 @@ def fresh_context() -> Iterator[None]:
         core._main_ctx = saved
 
 
-def solver() -> z3.Solver:
+class Solver(z3.Solver):
+    """z3's solver, but a Ctrl-C is not an answer. While it searches z3 takes SIGINT for itself and
+    answers unknown ("interrupted from keyboard"), which would read as "the solver gave up" and let
+    the command go on to a verdict: the signal is given back to Python instead (KeyboardInterrupt,
+    or whatever the program made of SIGINT)."""
+
+    def check(self, *assumptions):
+        result = super().check(*assumptions)
+        if result == z3.unknown and self.reason_unknown() in INTERRUPTED:
+            signal.raise_signal(signal.SIGINT)
+        return result
+
+
+INTERRUPTED = ("interrupted from keyboard",)    # z3's reason_unknown() after it caught SIGINT
+
+
+def solver() -> Solver:
     """A solver whose answers do not depend on the machine or the run."""
-    s = z3.Solver()
+    s = Solver()
     s.set("random_seed", SEED)
     return s
 
@@ -186,6 +203,11 @@ class Symbolic:
         for x in xs:
             out = out + x
         return out
+
+    def bound(self, n: int) -> z3.BitVecRef:
+        """The number n, to compare with a count of steps (0 … k): any n below 0 compares as -1
+        and any above k as k + 1, so that it fits the bit-vectors' width and compares alike."""
+        return self.val(max(-1, min(n, self.k + 1)))
 
     def count(self, xs: Iterable) -> z3.BitVecRef:
         return self.total(z3.If(x, self.val(1), self.val(0)) for x in xs)

@@ -185,7 +185,7 @@ class AtMost(Template):
     def clauses(self, sym: Symbolic) -> list:
         return [sym.Implies(sym.match(self.pattern, i),
                             sym.count(sym.And(sym.match(self.pattern, j), sym.agree(self.same, i, j))
-                                      for j in range(i + 1)) <= self.n)
+                                      for j in range(i + 1)) <= sym.bound(self.n))
                 for i in sym.steps]
 
 
@@ -223,7 +223,7 @@ class CountBefore(Template):
         return [sym.Implies(sym.match(self.then, i),
                             _OPS[self.op](sym.count(sym.And(sym.match(self.first, j),
                                                             sym.agree(self.same, i, j))
-                                                    for j in range(i)), self.n))
+                                                    for j in range(i)), sym.bound(self.n)))
                 for i in sym.steps]
 
 

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import difflib
+from functools import lru_cache
+
+from xiangshe.domain.visible import clip, shorten, visible
 from collections.abc import Iterable
 
 
@@ -10,18 +13,21 @@ class InputError(Exception):
     """Bad input of any kind: a trace, a rulebook, a machine table, a quote or a usage error."""
 
     def __init__(self, path: str, line: int | None, message: str, excerpt: str | None = None,
-                 hint: str | None = None) -> None:
+                 hint: str | None = None, column: int | None = None) -> None:
         super().__init__(message)
         self.path, self.line, self.message, self.excerpt, self.hint = path, line, message, excerpt, hint
+        self.column = column
 
     def render(self) -> str:
+        """`path:line: error: message`, the line quoted (cut to a window around the error if long),
+        the hint; the user's words with every character that would act on a terminal escaped."""
         where = f"{self.path}:{self.line}" if self.line else self.path
-        out = [f"{where}: error: {self.message}"]
+        out = [f"{where}: error: {shorten(self.message)}"]
         if self.excerpt is not None and self.line:
-            out.append(f"  {self.line:>4} | {self.excerpt}")
+            out.append(f"  {self.line:>4} | {clip(self.excerpt, self.column)}")
         if self.hint:
-            out.append(f"  {self.hint}")
-        return "\n".join(out)
+            out.append(f"  {shorten(self.hint)}")
+        return visible("\n".join(out))
 
     def __str__(self) -> str:
         return self.render()
@@ -45,7 +51,14 @@ def did_you_mean(word: str, choices: Iterable[str], n: int = 3) -> str:
     >>> did_you_mean("释获着", ["释获者", "获者", "司射"])
     'did you mean 释获者, 获者?'
     """
-    pool = sorted(set(choices))
+    return _did_you_mean(word[:_LONGEST], tuple(sorted(set(choices))), n)
+
+
+_LONGEST = 64        # a longer word is like no known word: compared by its first characters only
+
+
+@lru_cache(maxsize=4096)
+def _did_you_mean(word: str, pool: tuple[str, ...], n: int) -> str:
     close = difflib.get_close_matches(word, pool, n=n, cutoff=0.4)
     if not close:
         # single-character differences in CJK words are common: look for shared characters

@@ -24,7 +24,7 @@ import json
 import os
 import re
 import stat
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
@@ -32,11 +32,10 @@ from typing import BinaryIO
 from xiangshe.domain.errors import InputError, TraceError, did_you_mean
 from xiangshe.domain.gcpause import gc_paused
 from xiangshe.domain.trace import SIDES, Cast, Directive, Event, ObjectRef, Pair, Person, Trace
-from xiangshe.domain.vocabulary import PERSON_KEYS, PLACE_KEYS, Vocabulary, vocabulary
+from xiangshe.domain.vocabulary import PERSON_KEYS, PLACE_KEYS, Vocabulary, split_number, vocabulary
 
 MAX_BYTES = 64 * 1024 * 1024     # documented limit on one trace file
 MAX_ERRORS = 20
-_NUMBERED = re.compile(r"^(.*?)(\d+)$")
 _SIDE_ALIASES = {"shang-she": "上射", "xia-she": "下射", "upper": "上射", "lower": "下射"}
 _SOURCE = re.compile(r"^\s*L([0-9]{1,9})\b")   # `# L14 主人坐取爵于上篚`: the text line an event enacts
 _DIRECTIVE = re.compile(r"#\s*xiangshe\s*:(.*)$")   # `# xiangshe: ignore[R120] reason`
@@ -57,14 +56,18 @@ def _ascii_number(s: str, digits: int = 9) -> int | None:
 
 
 class TraceErrors(Exception):
-    """All the errors found in one trace file (at most MAX_ERRORS)."""
+    """The errors found in one trace file: at most MAX_ERRORS, and how many more there were."""
 
-    def __init__(self, errors: list[InputError]) -> None:
+    def __init__(self, errors: list[InputError], more: int = 0) -> None:
         super().__init__(errors[0].render())
-        self.errors = errors
+        self.errors, self.more = errors, more
 
     def render(self) -> str:
-        return "\n".join(e.render() for e in self.errors)
+        out = [e.render() for e in self.errors]
+        if self.more:
+            out.append(f"{self.errors[0].path}: … and {self.more} more error{'s' if self.more != 1 else ''} "
+                       f"(the first {len(self.errors)} are shown)")
+        return "\n".join(out)
 
 
 @dataclass
@@ -84,24 +87,35 @@ class _Reader:
         self.path, self.vocab, self.lines = path, vocab, lines
         self.cast = Cast()
         self.errors: list[InputError] = []
+        self.more = 0                             # errors past MAX_ERRORS, counted, not shown
         self.events: list[Event] = []
         self.phase: str | None = None
         self.phase_lines: list[tuple[int, str]] = []
         self.directives: list[Directive] = []
         self._resolved: dict[tuple, tuple] = {}
+        self._failed: dict[tuple, int] = {}      # the events that did not resolve: how many errors
 
     # -- errors -------------------------------------------------------------------------------
-    def fail(self, line: int, message: str, hint: str | None = None) -> None:
-        if len(self.errors) < MAX_ERRORS:
-            excerpt = self.lines[line - 1] if 0 < line <= len(self.lines) else None
-            self.errors.append(TraceError(self.path, line, message, excerpt, hint))
+    def fail(self, line: int, message: str, hint: str | Callable[[], str] | None = None,
+             column: int | None = None, word: str | None = None) -> None:
+        """An error at `line`; past MAX_ERRORS only counted. A hint may be given as a function,
+        called only for an error that is shown ("did you mean" compares the word with many). The
+        column is where the error is, or where `word` (the word at fault) first stands in the line."""
+        if len(self.errors) >= MAX_ERRORS:
+            self.more += 1
+            return
+        excerpt = self.lines[line - 1] if 0 < line <= len(self.lines) else None
+        if column is None and word and excerpt is not None and word in excerpt:
+            column = excerpt.index(word) + 1
+        self.errors.append(TraceError(self.path, line, message, excerpt, hint() if callable(hint) else hint,
+                                      column))
 
     # -- cast ---------------------------------------------------------------------------------
     def declare(self, line: int, name: str, role_word: str, rank: str | None) -> None:
         role = self.vocab.resolve("roles", role_word)
         if role is None:
-            self.fail(line, f"unknown role {role_word}",
-                      self.vocab.suggest("roles", role_word, self.vocab.roles))
+            self.fail(line, f"unknown role {role_word}", word=role_word, hint=
+                      lambda: self.vocab.suggest("roles", role_word, self.vocab.roles))
             return
         name = self.person_name(name, role)
         if name in self.cast.persons:
@@ -111,7 +125,7 @@ class _Reader:
             written, rank = rank, self.vocab.resolve("ranks", rank)
             if rank is None:
                 self.fail(line, f"unknown rank {written}",
-                          self.vocab.suggest("ranks", written, self.vocab.ranks))
+                          lambda: self.vocab.suggest("ranks", written, self.vocab.ranks))
                 return
         if name in self.vocab.acts or name in self.vocab.objects:
             self.fail(line, f"{name} is a word of the vocabulary; choose another name for a person")
@@ -123,14 +137,14 @@ class _Reader:
         script or by an alias (賓 → 宾, 衆賓2 → 众宾2, guest → 宾, zhong-bin2 → 众宾2); else as written."""
         if self.vocab.canonical_role(name) is not None:
             return name
-        m = _NUMBERED.match(name)
-        if m and self.vocab.canonical_role(m.group(1)) is not None:
+        head, digits = split_number(name)
+        if digits and self.vocab.canonical_role(head) is not None:
             return name
         if self.vocab.resolve("roles", name) == role:
             return role
-        m = _NUMBERED.match(self.vocab.fold(name))
-        if m and self.vocab.resolve("roles", m.group(1).rstrip("-")) == role:
-            return role + m.group(2)
+        head, digits = split_number(self.vocab.fold(name))
+        if digits and self.vocab.resolve("roles", head.rstrip("-")) == role:
+            return role + digits
         return name
 
     def declare_pair(self, line: int, name: str, sides: dict[str, str]) -> None:
@@ -177,17 +191,16 @@ class _Reader:
                 self.fail(line, f"{token} is a role with several persons; name one "
                                 f"({token}1, {token}2 …) or declare `cast NAME {token}`")
             return None
-        m = _NUMBERED.match(token)
-        if m and self.vocab.canonical_role(m.group(1)) is not None:
-            role = self.vocab.canonical_role(m.group(1))
-            assert role is not None
+        head, digits = split_number(token)
+        role = self.vocab.canonical_role(head) if digits else None
+        if role is not None:
             self.cast.add(Person(token, role, self.vocab.roles[role].rank))
             return token
         folded = self.vocab.fold(token)           # 衆賓2, zhong-bin2, guests-2 → 众宾2
-        m = _NUMBERED.match(folded)
-        role = self.vocab.resolve("roles", m.group(1).rstrip("-")) if m and m.group(1) else None
-        if m and role is not None:
-            name = role + m.group(2)
+        head, digits = split_number(folded)
+        role = self.vocab.resolve("roles", head.rstrip("-")) if digits and head else None
+        if role is not None:
+            name = role + digits
             if name not in self.cast.persons:
                 self.cast.add(Person(name, role, self.vocab.roles[role].rank))
             return name
@@ -196,16 +209,16 @@ class _Reader:
             same = [n for n in self.cast.persons if fold(n) == fold(token)]
             if len(same) == 1:
                 return same[0]
-        choices = list(self.cast.persons) + [r for r, t in self.vocab.roles.items() if t.single]
-        self.fail(line, f"unknown person {token}", self.vocab.suggest("persons", token, choices))
+        self.fail(line, f"unknown person {token}", word=token, hint=lambda: self.vocab.suggest(
+            "persons", token, [*self.cast.persons, *(r for r, t in self.vocab.roles.items() if t.single)]))
         return None
 
     # -- events -------------------------------------------------------------------------------
     def obj(self, line: int, token: str, actor: str, to: str | None) -> ObjectRef | None:
         found = self.vocab.resolve_object(token)
         if found is None:
-            self.fail(line, f"unknown object {token}",
-                      self.vocab.suggest("objects", token, self.vocab.objects))
+            self.fail(line, f"unknown object {token}", word=token, hint=
+                      lambda: self.vocab.suggest("objects", token, self.vocab.objects))
             return None
         kind, suffix = found
         if kind.personal:
@@ -228,8 +241,14 @@ class _Reader:
         key = (actor_token, act, obj_token, tuple(attrs), len(self.cast.persons))
         words = self._resolved.get(key)
         if words is None:
+            failed = self._failed.get(key)
+            if failed is not None and len(self.errors) >= MAX_ERRORS:
+                self.more += failed                # past the cap an error seen before is only counted
+                return
+            before = len(self.errors) + self.more
             words = self._resolve(line, actor_token, act, obj_token, attrs)
             if words is None:
+                self._failed[key] = len(self.errors) + self.more - before
                 return
             self._resolved[key] = words
         actor, act, obj, resolved, obj_token = words
@@ -246,7 +265,8 @@ class _Reader:
         actor = self.person(line, actor_token)
         written, act = act, vocab.resolve("acts", act)
         if act is None:
-            self.fail(line, f"unknown act {written}", vocab.suggest("acts", written, vocab.acts))
+            self.fail(line, f"unknown act {written}", word=written,
+                      hint=lambda: vocab.suggest("acts", written, vocab.acts))
             return None
         resolved: list[tuple[str, str]] = []
         seen: set[str] = set()
@@ -264,7 +284,8 @@ class _Reader:
             elif key in PLACE_KEYS:
                 place = vocab.resolve("places", value)
                 if place is None:
-                    self.fail(line, f"unknown place {value}", vocab.suggest("places", value, vocab.places))
+                    self.fail(line, f"unknown place {value}", word=value, hint=
+                              lambda: vocab.suggest("places", value, vocab.places))
                     ok = False
                 resolved.append((key, place or value))
             elif key in vocab.attributes:
@@ -272,11 +293,12 @@ class _Reader:
                 found = vocab.resolve(f"attr:{key}", value)
                 if found is None:
                     self.fail(line, f"{key}={value}: {key} is one of {', '.join(allowed)}",
-                              vocab.suggest(f"attr:{key}", value, allowed))
+                              lambda: vocab.suggest(f"attr:{key}", value, allowed))
                     ok = False
                 resolved.append((key, found or value))
             else:
-                self.fail(line, f"unknown key {key}=", did_you_mean(key, vocab.event_keys))
+                self.fail(line, f"unknown key {key}=", word=f"{key}=",
+                          hint=lambda: did_you_mean(key, vocab.event_keys))
                 ok = False
         if not ok or actor is None:
             return None
@@ -291,7 +313,7 @@ class _Reader:
 
     def set_phase(self, line: int, pid: str) -> None:
         if pid not in self.vocab.phases:
-            self.fail(line, f"unknown phase {pid}", did_you_mean(pid, self.vocab.phases))
+            self.fail(line, f"unknown phase {pid}", lambda: did_you_mean(pid, self.vocab.phases))
             return
         self.phase = pid
         self.phase_lines.append((line, pid))
@@ -300,7 +322,7 @@ class _Reader:
         if not self.events and not self.errors:
             self.fail(1, "the trace has no events")
         if self.errors:
-            raise TraceErrors(self.errors)
+            raise TraceErrors(self.errors, self.more)
         return Trace(self.path, self.events, self.cast, self.phase_lines, self.lines, self.directives)
 
 
@@ -497,7 +519,7 @@ def parse_jsonl(text: str, path: str = "<trace>", vocab: Vocabulary | None = Non
             r.fail(n, f"duplicate key {err.args[0]}")
             continue
         except json.JSONDecodeError as err:
-            r.fail(n, f"not valid JSON: {err.msg} (column {err.colno})")
+            r.fail(n, f"not valid JSON: {err.msg} (column {err.colno})", column=err.colno)
             continue
         except RecursionError:
             r.fail(n, "JSON nested too deeply")
@@ -522,17 +544,26 @@ def parse_yaml(text: str, path: str = "<trace>", vocab: Vocabulary | None = None
     """Parse a YAML trace: a list of the same records as JSON Lines, e.g. `- {actor: 甲, act: 射}`.
 
     The document is only composed, never constructed: no tag can run code, and every scalar is
-    read as the text the user wrote. Duplicate keys are errors.
+    read as the text the user wrote. Duplicate keys are errors, and so are aliases (`*name`): a
+    staging never needs them, and they let a few lines stand for billions of nodes.
     """
     import yaml
 
     lines = _lines(text, _YAML_BREAKS)
     r = _Reader(path, vocab or vocabulary(), lines)
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
-        root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        if "*" in text:                           # an alias needs one: else no need to look
+            alias = next((e for e in yaml.parse(text, Loader=loader) if isinstance(e, yaml.AliasEvent)), None)
+            if alias is not None:
+                r.fail(alias.start_mark.line + 1, f"YAML aliases (*{alias.anchor}) are not allowed in a "
+                       "trace: write each record out (an alias can make a small file stand for a huge one)")
+                return r.finish()
+        root = yaml.compose(text, Loader=loader)
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark
-        r.fail(mark.line + 1 if mark else 1, f"not valid YAML: {err.problem}")
+        r.fail(mark.line + 1 if mark else 1, f"not valid YAML: {err.problem}",
+               column=mark.column + 1 if mark else None)
         return r.finish()
     except (yaml.YAMLError, RecursionError) as err:
         r.fail(1, f"not valid YAML: {err}")

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import tomllib
 import unicodedata
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 VARIANTS_PATH = Path(__file__).with_name("variants.toml")
@@ -76,7 +76,7 @@ def nfkc(word: str) -> str:
     return "".join(unicodedata.normalize("NFKC", c) if _compatible(c) else c for c in word)
 
 
-@cache
+@lru_cache(maxsize=1 << 16)          # bounded: a file of a million different words is not kept whole
 def fold(word: str) -> str:
     """A word as the vocabulary would write it: variants, NFKC, OpenCC t2s, variants.
 

@@ -14,7 +14,7 @@ import re
 import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 
 from xiangshe.domain.errors import RulebookError, did_you_mean
@@ -24,7 +24,18 @@ VOCABULARY_PATH = Path(__file__).with_name("vocabulary.toml")
 #: event keys whose values are persons, places, or closed attribute values
 PERSON_KEYS = ("to", "for")
 PLACE_KEYS = ("at",)
-_SUFFIX = re.compile(r"^(.*?)-?(\d*)$")     # an alias with an instance number: jue-cup2, jue-cup-2
+_DIGITS = re.compile(r"\d*")
+
+
+def split_number(word: str) -> tuple[str, str]:
+    """A word as what comes before its trailing digits and the digits (any length of word: the
+    digits are found from the end).
+
+    >>> split_number("众宾12"), split_number("jue-cup-2"), split_number("宾")
+    (('众宾', '12'), ('jue-cup-', '2'), ('宾', ''))
+    """
+    n = _DIGITS.match(word[::-1]).end()
+    return word[:len(word) - n], word[len(word) - n:]
 
 
 @dataclass(frozen=True)
@@ -114,7 +125,7 @@ class Vocabulary:
     def fold(self, word: str) -> str:
         """The word in the vocabulary's characters (OpenCC is loaded only if some character is
         not one of the vocabulary's)."""
-        if all(c in self.chars or c.isascii() for c in word):
+        if word.isascii() or all(c.isascii() for c in set(word).difference(self.chars)):
             return word
         from xiangshe.domain.script import fold
         return fold(word)
@@ -154,9 +165,13 @@ class Vocabulary:
         found = self.object_kind(folded) if folded != token else None
         if found is not None:
             return found
-        m = _SUFFIX.match(folded)
-        name = self.ascii_aliases["objects"].get(m.group(1).lower()) if m else None
-        return (self.objects[name], m.group(2)) if name and m else None
+        head, digits = split_number(folded)          # an alias with an instance number: jue-cup2, jue-cup-2
+        name = self.ascii_aliases["objects"].get(head.removesuffix("-").lower())
+        return (self.objects[name], digits) if name else None
+
+    @cached_property
+    def _longest_object(self) -> int:
+        return max(map(len, self.objects), default=0)
 
     def canonical_role(self, name: str) -> str | None:
         if name in self.roles:
@@ -164,8 +179,9 @@ class Vocabulary:
         return self.role_alias.get(name)
 
     def object_kind(self, token: str) -> tuple[ObjectKind, str] | None:
-        """Split an object token such as 爵2 into its kind and its instance suffix."""
-        for n in range(len(token), 0, -1):
+        """Split an object token such as 爵2 into its kind and its instance suffix (the longest kind
+        that begins it: no longer than the longest name of an object, however long the token)."""
+        for n in range(min(len(token), self._longest_object), 0, -1):
             kind = self.objects.get(token[:n])
             if kind is not None:
                 return kind, token[n:]

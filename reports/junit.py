@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from xiangshe.constraints.check import Result
 from xiangshe.constraints.rulebook import Rule
+from xiangshe.domain.visible import visible
 from xiangshe.fsm.table import tables
 from xiangshe.reports.render import finding_text
 from xiangshe.reports.sarif import AUDIT_CHECKS, INPUT_ERROR, audit_id
@@ -69,14 +70,24 @@ def check_junit(results: Sequence[Result], rules: Sequence[Rule] | None = None,
     root.set("failures", str(total_failures))
     root.set("errors", str(total_errors))
     root.set("skipped", str(sum(int(s.get("skipped")) for s in root.findall("testsuite"))))
+    return _xml(root)
+
+
+def _xml(root: ET.Element) -> str:
+    """The document as text, every text and attribute made visible first: XML 1.0 forbids most
+    control characters (a trace's words, comments and file name may hold them), and a CI page
+    shows the rest raw."""
+    for el in root.iter():
+        if el.text:
+            el.text = visible(el.text)
+        for name, value in el.attrib.items():
+            el.set(name, visible(value))
     ET.indent(root)
     return ET.tostring(root, encoding="unicode", xml_declaration=True)
 
 
 def rulecheck_junit(report) -> str:
     """The JUnit XML of `check-rules`: a testcase per check item; failed items fail."""
-    import xml.etree.ElementTree as ET
-
     failed = [i for i in report.items if not i.ok and i.severity == "error"]
     suites = ET.Element("testsuites", name="xiangshe check-rules", tests=str(len(report.items)),
                         failures=str(len(failed)))
@@ -89,5 +100,4 @@ def rulecheck_junit(report) -> str:
                 f"{i.location or ''} {i.message}".strip()
         elif not i.ok or i.severity != "error":
             ET.SubElement(case, "system-out").text = f"{i.severity}: {i.message}"
-    ET.indent(suites)
-    return ET.tostring(suites, encoding="unicode", xml_declaration=True)
+    return _xml(suites)

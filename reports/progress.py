@@ -12,6 +12,8 @@ from typing import TypeVar
 
 import click
 
+from xiangshe.domain.visible import visible
+
 T = TypeVar("T")
 MANY = 8          # fewer files than this are checked faster than a bar can be read
 
@@ -27,5 +29,5 @@ def progress(items: Sequence[T], forced: bool | None = None, label: str = "check
         yield from items
         return
     with click.progressbar(items, label=label, file=sys.stderr, show_pos=True,
-                           item_show_func=lambda p: str(p) if p is not None else None) as bar:
+                           item_show_func=lambda p: visible(str(p)) if p is not None else None) as bar:
         yield from bar

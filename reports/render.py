@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from xiangshe.constraints.check import Finding, Result, Suppressed
 from xiangshe.constraints.rulebook import Rule
 from xiangshe.domain.text import TEXT
+from xiangshe.domain.visible import clip, shorten, visible
 from xiangshe.reports import messages as msg
 from xiangshe.reports.messages import label, ok_summary, prose, t, violations_summary
 
@@ -20,16 +21,16 @@ def finding_text(f: Finding, path: str) -> str:
     """`path:line: error: message [rule]`, then the offending line, the rule and the quoted text."""
     where = f"{path}:{f.line}" if f.line else path
     label = f.rule if not f.catalogue else f"{f.rule} {f.catalogue} {f.name}"
-    out = [f"{where}: {t('error')}: {msg.finding_message(f.message)} [{label}]"]
+    out = [f"{where}: {t('error')}: {shorten(msg.finding_message(f.message))} [{label}]"]
     if f.line:
-        out.append(f"  {f.line:>4} | {f.excerpt.strip()}")
+        out.append(f"  {f.line:>4} | {clip(f.excerpt.strip())}")
     heads = msg.headings(f.headings)
     crumbs = "  " + " › ".join(heads) if heads else ""
     if prose(f.reading):
         out.append(f"  {t('why'):<5} {f.reading}")
     out.append(f"  {t('rule'):<5} {msg.sentence('FRAME', f.defined)}{crumbs}")
     out.append(f"  {t('text'):<5} {f.citation}")
-    return "\n".join(out)
+    return visible("\n".join(out))
 
 
 def scoring_text(r: Result, detail: bool = False) -> list[str]:

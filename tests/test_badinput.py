@@ -98,6 +98,12 @@ CASES: list[tuple[str, str, bytes, int, str]] = [
     ("unsafe tag", "jsonl", '{"actor": "!!python/object/apply:os.system", "act": "揖"}\n', 1, "unknown person"),
     ("unsafe tag", "trace", "!!python/object/apply:os.system 揖\n", 1, "unknown person"),
     ("unsafe tag", "json", '[{"actor": "!!python/object/apply:os.system", "act": "揖"}]', 1, "unknown person"),
+    # YAML aliases: a few lines that stand for billions of nodes (the last would take hours to walk)
+    ("alias", "yaml", "- &a {actor: 主人, act: 揖}\n- *a\n", 2, "YAML aliases (*a) are not allowed"),
+    ("alias", "yaml", "- &a {actor: 主人, act: 揖}\n- {<<: *a, act: 拜}\n", 2, "YAML aliases (*a)"),
+    ("alias", "yml", "- {actor: 主人, act: 揖, to: &p 宾}\n- {actor: 主人, act: 拜, to: *p}\n", 2, "(*p)"),
+    ("alias", "yaml", "- &m {" + ", ".join(f"k{i}: v" for i in range(5000)) + "}\n" + "- *m\n" * 50_000, 2,
+     "YAML aliases (*m) are not allowed"),
     # very deep nesting
     ("deep nesting", "jsonl", "[" * DEEP + "\n", 1, "nested too deeply"),
     ("deep nesting", "jsonl", '{"a": ' * DEEP + "\n", 1, "nested too deeply"),
@@ -111,8 +117,8 @@ CASES: list[tuple[str, str, bytes, int, str]] = [
     ("odd number", "trace", "主人 取 爵³\n", 1, "爵 has instances"),
     ("odd number", "trace", "主人 取 爵٣\n", 1, "爵 has instances"),
     ("odd number", "trace", "主人 取 爵" + "1" * 5000 + "\n", 1, "爵 has instances"),
-    # a line break that is not one: U+2028 inside a JSON string stays on its line
-    ("line break", "jsonl", '{"actor": "主人", "act": "揖", "words": "a\u2028b"}\n', 1, "words=a\u2028b: words is"),
+    # a line break that is not one: U+2028 inside a JSON string stays on its line (and is shown escaped)
+    ("line break", "jsonl", '{"actor": "主人", "act": "揖", "words": "a\u2028b"}\n', 1, "words=a\\u2028b: words is"),
     ("line break", "trace", "主人 揖\u2028x\n主人 献爵\n", 1, "bad.trace:2: error: unknown act 献爵"),
     ("line break", "json", '[{"actor": "主人", "act": "揖", "words": "a\u2028b"},\n{"actor": "主人", "act": "献爵"}]',
      1, "bad.json:2: error: unknown act 献爵"),
@@ -280,3 +286,131 @@ def test_suffixes_are_matched_in_any_letter_case(tmp_path: Path, name: str) -> N
     _check(path, 1, "unknown act 献爵")
     path.write_text(text.replace("献爵", "揖"), encoding="utf-8")
     assert CliRunner().invoke(cli, ["check", str(path)]).exit_code == 0
+
+
+# -- large but valid input: every count is rendered ---------------------------------------------------
+
+@pytest.mark.parametrize(("tallies", "words"), [(199, "九十九纯一奇"), (200, "一百纯"), (2001, "一千纯一奇")])
+def test_a_round_of_any_number_of_tallies_is_audited(tmp_path: Path, tallies: int, words: str) -> None:
+    path = tmp_path / "many.trace"
+    path.write_text("cast 甲 弟子\ncast 乙 弟子\npair 上耦 上射=甲 下射=乙\nphase Φ27\n"
+                    + "释获者 释获 算 for=甲 arrow=1 side=右\n" * tallies, encoding="utf-8")
+    result = CliRunner().invoke(cli, ["check", "--scoring", str(path)])
+    assert result.exit_code == 1, result.output[-500:]
+    assert f"右 {tallies} ({words})" in result.output
+
+
+# -- options with a shape of their own: a usage error (exit 2) that names the option ------------------
+
+FIRST, THEN = ["--first", "* 洗 爵|觯", "--then", "* 实 爵|觯"], ["--depth", "2"]
+ARROWS = [f"--arrow=2:{p}:{s}={r}" for p in ("上耦", "次耦", "下耦")
+          for s, r in (("上射", "中正,中正,中正,中正"), ("下射", "不中,不中,不中,不中"))]
+OPTION_CASES: list[tuple[list[str], str]] = [
+    (["generate", "--arrow", "2:上耦:上射=x,y"], "'--arrow': 2:上耦:上射=x,y: four results, not 2 (x, y)"),
+    (["generate", "--arrow", "2:上耦:上射=x,y,z,w"], "four results, not x, y, z, w; each one of 中正"),
+    (["generate", "--arrow", "2:上耦=中正,不中,中正,中正"], "write ROUND:PAIR:上射|下射=R1,R2,R3,R4"),
+    (["generate", "--arrow", "2:上耦:上射"], "write ROUND:PAIR:上射|下射=R1,R2,R3,R4"),
+    (["generate", "--arrow", "4:上耦:上射=中正,不中,中正,中正"], "the round is 1, 2 or 3, not '4'"),
+    (["generate", "--arrow", "2:上耦:中射=中正,不中,中正,中正"], "the side is 上射 or 下射"),
+    (["generate", "--arrow", "2:上藕:上射=中正,不中,中正,中正"], "no pair 上藕 in this staging; did you mean 上耦?"),
+    (["generate", "--arrow", "1:宾耦:上射=中正,不中,中正,中正"], "only the 三耦 (上耦, 次耦, 下耦) shoot in round 1"),
+    (["generate", "--arrow", "2:上耦:上射=中正,中正,中正,中正", "--arrow", "2:上耦:上射=中正,中正,中正,中正"], "is given twice"),
+    (["generate", "--no-bin-zhuren-shoot", "--no-dafu-shoot", "--zhongbin-pairs", "0", "--outcome", "左", "左",
+      *ARROWS], "leave no way to reach the outcome 左"),
+    (["generate", "--until", "Φ99"], "'--until': no phase 'Φ99'"),
+    (["generate", "--until", "foo"], "'--until': no phase 'foo'"),
+    (["query", "at_most", "--pattern", "主人 揖", "-n", "-1", *THEN], "'-n': -1 is not in the range"),
+    (["query", "at_most", "--pattern", "主人 揖", "-n", "x", *THEN], "'-n': 'x' is not a valid integer"),
+    (["query", "precedence", *FIRST, "--same", "nosuchkey", *THEN],
+     "same: 'nosuchkey' is not a key that can be correlated\n  did you mean"),
+    (["query", "precedence", *FIRST, "--same", "objj", *THEN], "did you mean obj"),
+    (["query", "precedence", *FIRST, "--same", "", *THEN], "same: '' is not a key"),
+    (["query", "precedence", *FIRST, "--same", "obj=nosuch", *THEN], "same: 'nosuch' is not a key"),
+    (["query", "precedence", *FIRST, "--same", "obj.state", *THEN], "same: 'obj.state' is not a key"),
+    (["coverage", "--min", "nan"], "'--min': nan is not a percentage"),
+    (["coverage", "--min", "101"], "'--min': 101.0 is not in the range"),
+]
+
+
+@pytest.mark.parametrize("args", [a for a, _ in OPTION_CASES], ids=lambda a: " ".join(a)[:60])
+def test_a_bad_option_value_exits_2_and_says_why(args: list[str]) -> None:
+    fragment = dict((tuple(a), f) for a, f in OPTION_CASES)[tuple(args)]
+    result = CliRunner().invoke(cli, args)
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert result.exit_code == 2, result.output[-500:]
+    assert "Traceback" not in result.output and "internal error" not in result.output
+    assert fragment in result.output, result.output[-500:]
+
+
+def test_a_count_beyond_the_depth_is_searched_not_overflowed() -> None:
+    result = CliRunner().invoke(cli, ["query", "at_most", "--pattern", "主人 揖", "-n", "100000", *THEN])
+    assert result.exit_code == 0 and "holds for every trace of at most 2 steps" in result.output, result.output
+
+
+def test_a_report_whose_directory_cannot_be_made_is_bad_input(tmp_path: Path, monkeypatch) -> None:
+    trace = Path(__file__).resolve().parents[1] / "traces" / "canonical.trace"
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "reports").write_text("a file where the directory would go\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["report", str(trace)])
+    assert result.exit_code == 2, result.output
+    assert "reports: error: cannot make the directory for the report" in result.output
+    assert (tmp_path / "reports").read_text(encoding="utf-8").startswith("a file")
+
+
+def test_a_report_into_a_read_only_directory_is_bad_input(tmp_path: Path, monkeypatch) -> None:
+    """As root no directory is read-only to the process: the file system's refusal is simulated."""
+    trace = Path(__file__).resolve().parents[1] / "traces" / "canonical.trace"
+    monkeypatch.chdir(tmp_path)
+
+    def refuse(*_args, **_kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(Path, "mkdir", refuse)
+    result = CliRunner().invoke(cli, ["report", str(trace)])
+    assert result.exit_code == 2 and "reports: error: cannot make the directory" in result.output
+    assert "Permission denied" in result.output
+
+
+def test_a_pipe_is_read_no_further_than_the_size_limit(tmp_path: Path) -> None:
+    """A pipe (or a device) has no size to refuse it by: reading stops past the limit."""
+    import os
+    import threading
+
+    path = tmp_path / "endless.trace"
+    os.mkfifo(path)
+
+    def write() -> None:
+        chunk = "主人 揖\n".encode() * 8192
+        try:
+            with path.open("wb") as f:
+                for _ in range(2 * MAX_BYTES // len(chunk)):      # bounded, should the reader not stop
+                    f.write(chunk)
+        except BrokenPipeError:
+            pass
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    result = CliRunner().invoke(cli, ["check", str(path)])
+    writer.join(timeout=60)
+    assert result.exit_code == 2 and f"the limit is {MAX_BYTES}" in result.output, result.output[:300]
+
+
+# -- many errors: the first MAX_ERRORS are shown, the rest counted ----------------------------------
+
+@pytest.mark.parametrize(("suffix", "text", "more"), [
+    ("trace", "主人 献爵 爵\n" * 1000, 980),                                  # the same error, again and again
+    ("trace", "".join(f"甲{i} 揖\n" for i in range(500)), 480),               # a different word on each line
+    ("trace", "主人 揖 to=宾客 at=上匪\n" * 30, 40),                          # two errors a line
+    ("jsonl", '{"actor": "主人", "act": "献爵"}\n' * 300, 280),
+    ("yaml", "- {actor: 主人, act: 献爵}\n" * 300, 280),
+])
+def test_errors_past_the_limit_are_counted(tmp_path: Path, suffix: str, text: str, more: int) -> None:
+    from xiangshe.domain.parse import MAX_ERRORS
+
+    path = tmp_path / f"many.{suffix}"
+    path.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(cli, ["check", str(path)])
+    assert result.exit_code == 2
+    assert result.output.count(": error: ") == MAX_ERRORS
+    assert result.output.count("did you mean") + result.output.count("known: ") == MAX_ERRORS
+    assert result.output.rstrip().endswith(f"{path}: … and {more} more errors (the first {MAX_ERRORS} are shown)")

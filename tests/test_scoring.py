@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from xiangshe.constraints.readings import defaults
-from xiangshe.constraints.scoring import audit, chun_qi
+from xiangshe.constraints.scoring import audit, chinese_number, chun_qi
 from xiangshe.domain.parse import parse_lines
 
 CAST = "cast 甲 弟子\ncast 乙 弟子\npair 上耦 上射=甲 下射=乙\n"
@@ -57,3 +59,20 @@ def test_more_than_four_arrows_is_reported() -> None:
 def test_chun_qi_counts_in_the_texts_units() -> None:
     assert [chun_qi(n) for n in (1, 2, 3, 20, 21, 22)] == ["一奇", "一纯", "一纯一奇", "十纯",
                                                          "十纯一奇", "十一纯"]
+
+
+@pytest.mark.parametrize(("n", "words"), [
+    (0, "零"), (1, "一奇"), (2, "一纯"), (19, "九纯一奇"), (20, "十纯"), (39, "十九纯一奇"),
+    (199, "九十九纯一奇"), (200, "一百纯"), (201, "一百纯一奇"), (202, "一百零一纯"), (220, "一百一十纯"),
+    (2000, "一千纯"), (2002, "一千零一纯"), (20_000, "一万纯"), (2 * 10 ** 8, "一亿纯"),
+])
+def test_chun_qi_is_total(n: int, words: str) -> None:
+    assert chun_qi(n) == words
+
+
+def test_chinese_numbers_read_back() -> None:
+    """Every number below 100,000 has its own words (no two collide), and none is empty."""
+    seen = {chinese_number(k) for k in range(100_000)}
+    assert len(seen) == 100_000 and "" not in seen
+    with pytest.raises(ValueError):
+        chinese_number(-1)

@@ -14,6 +14,45 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 OUTCOMES = ("右", "左", "钧")          # the right side (上射) wins, the left wins, a tie
+RESULTS = ("中正", "中侯", "不中", "射获", "猎获")   # where an arrow strikes (the 获者 calls 中正 and 中侯)
+SIDES = ("上射", "下射")
+ARROW_SPEC = "ROUND:PAIR:上射|下射=R1,R2,R3,R4"
+
+
+class StagingError(ValueError):
+    """Options that make no staging (say which and why)."""
+
+
+def parse_arrow(spec: str) -> tuple[str, tuple[str, ...]]:
+    """An --arrow spec `2:上耦:上射=中正,不中,中正,中侯` as Options.arrows' key and its four results.
+
+    >>> parse_arrow("2:上耦:上射=中正,不中,中正,中侯")
+    ('2:上耦:上射', ('中正', '不中', '中正', '中侯'))
+    >>> parse_arrow("2:上耦:上射=x,y")
+    Traceback (most recent call last):
+    ...
+    xiangshe.domain.staging.StagingError: 2:上耦:上射=x,y: four results, not 2 (x, y); each one of 中正, 中侯, 不中, 射获, 猎获
+    """
+    key, eq, values = spec.partition("=")
+    parts = key.split(":")
+    if not eq or len(parts) != 3:
+        raise StagingError(f"{spec}: write {ARROW_SPEC}, e.g. 2:上耦:上射=中正,不中,中正,中侯")
+    results = tuple(v.strip() for v in values.split(","))
+    _check_arrow(spec, parts, results)
+    return key, results
+
+
+def _check_arrow(spec: str, parts: list[str], results: tuple[str, ...]) -> None:
+    rnd, _pair, side = parts
+    if rnd not in ("1", "2", "3"):
+        raise StagingError(f"{spec}: the round is 1, 2 or 3, not {rnd!r}")
+    if side not in SIDES:
+        raise StagingError(f"{spec}: the side is 上射 or 下射, not {side!r}")
+    bad = [r for r in results if r not in RESULTS]
+    if len(results) != 4 or bad:
+        what = f"not {len(results)} ({', '.join(results)})" if len(results) != 4 else \
+            f"not {', '.join(bad)}"
+        raise StagingError(f"{spec}: four results, {what}; each one of {', '.join(RESULTS)}")
 
 
 @dataclass(frozen=True)
@@ -36,19 +75,30 @@ class Options:
     # explicit results: key "2:上耦:上射" → 4 results (中正, 中侯, 不中, 射获, 猎获)
 
     def __post_init__(self) -> None:
+        from xiangshe.domain.errors import did_you_mean
+        from xiangshe.domain.vocabulary import vocabulary
+
+        phases = vocabulary().phases
+        if self.until not in phases:
+            raise StagingError(f"until: no phase {self.until!r}; {did_you_mean(self.until, phases)}")
+        for key, results in self.arrows.items():
+            parts = key.split(":")
+            if len(parts) != 3:
+                raise StagingError(f"arrows: {key!r}: write {ARROW_SPEC.split('=')[0]}")
+            _check_arrow(f"{key}={','.join(results)}", parts, tuple(results))
         if not 3 <= self.zhongbin <= 30:
-            raise ValueError("zhongbin must be between 3 and 30")
+            raise StagingError("zhongbin must be between 3 and 30")
         if not 0 <= self.dafu <= 4 or not 0 <= self.zhugong <= 3:
-            raise ValueError("dafu must be 0–4 and zhugong 0–3")
+            raise StagingError("dafu must be 0–4 and zhugong 0–3")
         if any(o not in OUTCOMES for o in self.outcome) or len(self.outcome) != 2:
-            raise ValueError("outcome is two of 右, 左, 钧 (rounds 2 and 3)")
+            raise StagingError("outcome is two of 右, 左, 钧 (rounds 2 and 3)")
         needed = (self.dafu if self.dafu_shoot else 0) + 2 * self.zhongbin_pairs
         if needed > self.zhongbin:
-            raise ValueError(f"{needed} 众宾 are needed as partners and 众耦; zhongbin is {self.zhongbin}")
+            raise StagingError(f"{needed} 众宾 are needed as partners and 众耦; zhongbin is {self.zhongbin}")
         if self.dafu_partner_loses and not (self.dafu and self.dafu_shoot):
-            raise ValueError("dafu_partner_loses needs a 大夫 who shoots")
+            raise StagingError("dafu_partner_loses needs a 大夫 who shoots")
         if self.dafu_partner_loses and self.outcome[0] != "左":
-            raise ValueError("dafu_partner_loses: the 大夫 is a 下射, so his side, the left, wins "
+            raise StagingError("dafu_partner_loses: the 大夫 is a 下射, so his side, the left, wins "
                              "round 2; give outcome 左 for round 2")
 
 
@@ -68,6 +118,16 @@ class Staging:
         self.cast: list[tuple[str, str, str]] = []      # (name, role, comment)
         self.pairs: list[Pair] = []
         self._build_cast()
+        pairs = {p.name for p in self.pairs}
+        for key in options.arrows:
+            rnd, pair, _ = key.split(":")
+            if pair not in pairs:
+                from xiangshe.domain.errors import did_you_mean
+                raise StagingError(f"arrows {key}: no pair {pair} in this staging; "
+                                   f"{did_you_mean(pair, pairs)}")
+            if rnd == "1" and pair not in [p.name for p in self.pairs[:3]]:
+                raise StagingError(f"arrows {key}: only the 三耦 ({', '.join(p.name for p in self.pairs[:3])}) "
+                                   "shoot in round 1")
 
     # -- who is there ---------------------------------------------------------------------------
     def _build_cast(self) -> None:

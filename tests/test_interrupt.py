@@ -1,0 +1,104 @@
+"""Ctrl-C stops a command at once: exit 130, one line `xiangshe: interrupted` on stderr, no traceback,
+nothing on stdout (no verdict), and no worker process left running. Real processes, sent SIGINT once
+they are observably at work (they have spent some CPU time, or started their workers); every wait is
+bounded, and nothing is asserted about how long anything took.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads a process's state in /proc")
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _children(pid: int) -> set[int]:
+    tasks = Path(f"/proc/{pid}/task")
+    return {int(c) for t in tasks.iterdir() for c in (t / "children").read_text().split()} if tasks.exists() else set()
+
+
+def _running(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def _until(condition: Callable[[], bool], timeout: float = 180) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def _interrupt(args: list[str], at_work: Callable[[subprocess.Popen], bool],
+               group: bool = False) -> tuple[int, str, str, set[int]]:
+    """Run `xiangshe ARGS`, send SIGINT once `at_work` (to its whole process group, as a terminal's
+    Ctrl-C does, if `group`); the exit status, stdout, stderr, and the processes it had started."""
+    p = subprocess.Popen([sys.executable, "-m", "xiangshe", *args], cwd=ROOT, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, start_new_session=group)
+    try:
+        assert _until(lambda: p.poll() is not None or at_work(p)), "the command never got to work"
+        assert p.poll() is None, f"the command finished before it could be interrupted: {p.returncode}"
+        children = _children(p.pid)
+        if group:
+            os.killpg(p.pid, signal.SIGINT)
+        else:
+            os.kill(p.pid, signal.SIGINT)
+        out, err = p.communicate(timeout=120)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    return p.returncode, out, err, children
+
+
+def _interrupted(status: int, out: str, err: str) -> None:
+    assert status == 130, (status, out[-500:], err[-500:])
+    assert out == ""                                   # no verdict, not even a partial one
+    assert err == "xiangshe: interrupted\n", err[-1000:]
+
+
+def _busy(seconds: float) -> Callable[[subprocess.Popen], bool]:
+    return lambda p: _cpu_seconds(p.pid) >= seconds
+
+
+def test_check_is_interrupted() -> None:
+    canonical = str(ROOT / "traces" / "canonical.trace")
+    status, out, err, _ = _interrupt(["check", *[canonical] * 2000], _busy(2.0))
+    _interrupted(status, out, err)                     # not "Aborted!" and exit 1 (violations)
+
+
+def test_a_z3_search_is_interrupted_not_taken_for_an_answer() -> None:
+    """z3 catches SIGINT while it searches and answers "unknown": that must not read as "the solver
+    gave up" and lead to the bundled example (exit 1). This rule's search runs for a minute."""
+    status, out, err, _ = _interrupt(["counterexample", "da-fu-zhi-ou-wei-shang"], _busy(4.0))
+    _interrupted(status, out, err)
+
+
+@pytest.mark.parametrize("group", [False, True], ids=["process", "process group"])
+def test_check_rules_is_interrupted_and_its_workers_stop(group: bool) -> None:
+    """Interrupted as its workers start (a Ctrl-C to the whole group reaches them too: they start
+    ignoring it, and say nothing) or while they search."""
+    status, out, err, children = _interrupt(["check-rules", "--search-all", "--jobs", "2"],
+                                            lambda p: len(_children(p.pid)) >= 2 and _cpu_seconds(p.pid) > 1,
+                                            group)
+    _interrupted(status, out, err)
+    assert len(children) >= 2
+    assert _until(lambda: not any(_running(c) for c in children), timeout=60), \
+        [c for c in children if _running(c)]
