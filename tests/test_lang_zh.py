@@ -79,24 +79,7 @@ def english(out: str, where: Path) -> list[str]:
     return bad
 
 
-MIXED = """\
-cast 甲 弟子
-cast 乙 弟子
-pair 上耦 上射=甲 下射=乙
-phase Φ27
-甲 射 矢 arrow=1 result=中正
-释获者 释获 算 for=甲 arrow=1 side=右
-甲 射 矢 arrow=2 result=中正
-释获者 释获 算 for=甲 arrow=2 side=右
-乙 射 矢 arrow=1 result=中正
-释获者 释获 算 for=乙 arrow=1 side=左
-甲 射 矢 arrow=3 result=不中
-甲 射 矢 arrow=4 result=不中
-甲 射 矢 arrow=1 result=不中
-phase Φ32
-释获者 告 to=宾 words=左右钧
-甲 退楅 楅
-"""
+from test_formats import MIXED  # noqa: E402  (the same mixed staging: refusals, audit, rules)
 
 
 def violations() -> list[str]:
