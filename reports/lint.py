@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from xiangshe.constraints.check import Result
 from xiangshe.constraints.lint import Outcome
 from xiangshe.constraints.select import by_id
+from xiangshe.reports.messages import zh
 
 LISTED = 8
 
@@ -20,18 +21,19 @@ def compact(ids: Sequence[str], in_force: Sequence[str]) -> str:
     """`machine (all 22), audit.r132, bu-guan-bu-shi (R120), … and 3 more`."""
     chosen, parts = set(ids), []
     if chosen >= set(in_force):
-        return "every check"
+        return "全部检查" if zh() else "every check"
     for kind in ("machine", "audit"):
         every = [i for i in in_force if by_id()[i].kind == kind]
         if len(every) > 1 and set(every) <= chosen:
-            parts.append(f"{kind} (all {len(every)})")
+            parts.append(f"{kind}（全 {len(every)}）" if zh() else f"{kind} (all {len(every)})")
             chosen -= set(every)
     for i in ids:
         if i in chosen:
             cat = by_id()[i].catalogue
             parts.append(f"{i} ({cat})" if cat and by_id()[i].kind == "rule" else i)
     if len(parts) > LISTED:
-        parts = parts[:LISTED] + [f"… and {len(parts) - LISTED} more"]
+        more = len(parts) - LISTED
+        parts = parts[:LISTED] + [f"……另 {more} 项" if zh() else f"… and {more} more"]
     return ", ".join(parts)
 
 
@@ -39,27 +41,37 @@ def lint_text(results: Sequence[Result], lint: Outcome) -> list[str]:
     out = []
     inline = sum(1 for r in results for s in r.suppressed if s.kind == "inline")
     if inline:
-        out.append(f"suppressed: {_plural(inline, 'finding')} by inline suppressions, each with its "
+        out.append(f"豁免：{inline} 处违例依行内豁免不计，各有其由（--format json 列之）" if zh() else
+                   f"suppressed: {_plural(inline, 'finding')} by inline suppressions, each with its "
                    "reason (--format json lists them)")
     b = lint.baseline
     if b is not None:
-        line = f"baseline {b.shown}: {_plural(b.baselined, 'known finding')} not reported"
-        if b.absent:
-            line += (f"; {_plural(b.absent, 'entry', 'entries')} no longer "
-                     f"occur{'s' if b.absent == 1 else ''} (refresh: --write-baseline {b.shown} --force)")
+        if zh():
+            line = f"基线 {b.shown}：{b.baselined} 处已知违例不报"
+            if b.absent:
+                line += f"；{b.absent} 条已不复见（更新：--write-baseline {b.shown} --force）"
+        else:
+            line = f"baseline {b.shown}: {_plural(b.baselined, 'known finding')} not reported"
+            if b.absent:
+                line += (f"; {_plural(b.absent, 'entry', 'entries')} no longer "
+                         f"occur{'s' if b.absent == 1 else ''} (refresh: --write-baseline {b.shown} --force)")
         out.append(line)
     total = len(lint.in_force)
     if lint.not_applied:
         applied = [i for i in lint.in_force if i not in lint.not_applied]
         how = lint.selection.describe()
         if applied and len(applied) < len(lint.not_applied):
-            out.append(f"applied only: {compact(applied, lint.in_force)} — {len(applied)} of {total} "
-                       f"checks ({how})")
+            ids = compact(applied, lint.in_force)
+            out.append(f"仅行：{ids}——{total} 项检查中行 {len(applied)} 项（{how}）" if zh() else
+                       f"applied only: {ids} — {len(applied)} of {total} checks ({how})")
         else:
-            out.append(f"not applied: {compact(lint.not_applied, lint.in_force)} — {len(applied)} of "
-                       f"{total} checks applied ({how})")
+            ids = compact(lint.not_applied, lint.in_force)
+            out.append(f"未行：{ids}——{total} 项检查中行 {len(applied)} 项（{how}）" if zh() else
+                       f"not applied: {ids} — {len(applied)} of {total} checks applied ({how})")
     for r in results:
         extra = [i for i in r.not_applied if i not in lint.not_applied]
         if extra:
-            out.append(f"{r.path}: also not applied (per-file-ignores): {compact(extra, lint.in_force)}")
+            ids = compact(extra, lint.in_force)
+            out.append(f"{r.path}：亦未行（per-file-ignores）：{ids}" if zh() else
+                       f"{r.path}: also not applied (per-file-ignores): {ids}")
     return out

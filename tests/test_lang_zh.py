@@ -105,6 +105,7 @@ COMMANDS = [
     ("check", "violations"), ("check", "--scoring", "traces/canonical.trace"),
     ("check", "--scoring", "mixed.trace"), ("check", "traces/variants/wu-da-fu.trace"),
     ("check", "--reading", "guan=hou", "traces/violations/bu-guan-bu-shi-hou.trace"),
+    ("check", "--ignore", "R120", "--ignore", "R132", "mixed.trace"),
     ("rules",), ("rules", "--reading", "guan=hou"),
     ("explain", "rules"), ("explain", "machines"),
     ("coverage",), ("coverage", "--all"),
