@@ -68,6 +68,7 @@ class Result:
     suppressed: tuple[Suppressed, ...] = ()        # findings suppressed (constraints/lint.py)
     not_applied: tuple[str, ...] = ()              # the checks not applied to it (--select, --ignore …)
     input_errors: tuple[InputError, ...] = ()      # when it could not be read as a trace
+    more_errors: int = 0                           # how many more input errors were only counted
 
     @property
     def ok(self) -> bool:
@@ -77,11 +78,17 @@ class Result:
     def readable(self) -> bool:
         return not self.input_errors
 
+    def input_text(self) -> str:
+        """The located input errors as `check` prints them (and how many more were only counted)."""
+        if not self.input_errors:
+            return ""
+        return TraceErrors(list(self.input_errors), self.more_errors).render()
+
 
 def unreadable(path: str, err: TraceErrors | InputError) -> Result:
     """The result of a staging that could not be read: its located input errors, in its place."""
     errors = tuple(err.errors) if isinstance(err, TraceErrors) else (err,)
-    return Result(path, 0, (), (), input_errors=errors)
+    return Result(path, 0, (), (), input_errors=errors, more_errors=getattr(err, "more", 0))
 
 
 def check_source(source: Source, rules: Sequence[Rule] | None = None,

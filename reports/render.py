@@ -76,7 +76,7 @@ def scoring_json(r: Result) -> list[dict]:
 
 def input_errors_text(results: Sequence[Result]) -> str:
     """The located input errors of the stagings that could not be read, in their order."""
-    return "\n".join(e.render() for r in results for e in r.input_errors)
+    return "\n".join(r.input_text() for r in results if r.input_errors)
 
 
 def check_text(results: Sequence[Result], readings: dict[str, str] | None = None,
@@ -131,7 +131,7 @@ def trace_json(r: Result) -> dict:
            "not_applied": list(r.not_applied),
            "scoring": scoring_json(r)}
     if r.input_errors:
-        doc["error"] = "\n".join(e.render() for e in r.input_errors)
+        doc["error"] = r.input_text()
         doc["input_errors"] = [input_error_json(e) for e in r.input_errors]
     return doc
 
