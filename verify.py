@@ -695,7 +695,10 @@ def main() -> None:
 
     interrupt.install()
     try:
-        cli.main(standalone_mode=True)
+        try:
+            cli.main(standalone_mode=True)
+        finally:
+            interrupt.check()            # a Ctrl-C swallowed on the way (in a __del__) still stops it
     except interrupt.Interrupted:
         interrupt.stop()
     except (InputError, TraceErrors) as err:    # e.g. a broken rulebook or machine table

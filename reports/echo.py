@@ -8,9 +8,11 @@ from __future__ import annotations
 import click
 
 from xiangshe.domain.visible import visible
+from xiangshe.reports import interrupt
 
 
 def echo(text: str = "", *, err: bool = False, nl: bool = True) -> None:
+    interrupt.check()                     # after a Ctrl-C nothing more is said (no verdict)
     click.echo(visible(text), err=err, nl=nl)
 
 

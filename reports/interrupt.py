@@ -19,14 +19,40 @@ class Interrupted(BaseException):
     """The user pressed Ctrl-C (SIGINT). A BaseException: no `except Exception` holds it up."""
 
 
+_pending = False     # a Ctrl-C came: even if its exception was swallowed (raised inside a __del__)
+
+
 def _raise(_signum, _frame) -> None:
+    global _pending
+    _pending = True
     raise Interrupted
+
+
+def _unraisable(previous):
+    """Python drops an exception raised where it cannot propagate (an object's __del__, such as z3's
+    AstRef) and prints it: an Interrupted there is kept as pending instead, and said nothing of."""
+    def hook(unraisable) -> None:
+        if unraisable.exc_type is not None and issubclass(unraisable.exc_type, Interrupted):
+            return
+        previous(unraisable)
+    return hook
 
 
 def install() -> None:
     """Make SIGINT raise Interrupted, unless it was ignored when the program started (nohup, `&`)."""
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
         signal.signal(signal.SIGINT, _raise)
+        sys.unraisablehook = _unraisable(sys.unraisablehook)
+
+
+def pending() -> bool:
+    return _pending
+
+
+def check() -> None:
+    """Raise Interrupted if a Ctrl-C came whose exception was swallowed: nothing is printed after it."""
+    if _pending:
+        raise Interrupted
 
 
 def stop() -> None:

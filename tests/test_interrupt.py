@@ -107,3 +107,21 @@ def test_check_rules_is_interrupted_and_its_workers_stop(group: bool) -> None:
     assert len(children) >= 2
     assert _until(lambda: not any(_running(c) for c in children), timeout=60), \
         [c for c in children if _running(c)]
+
+
+def test_a_ctrl_c_swallowed_in_a_destructor_still_stops_the_output(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A SIGINT that lands in an object's __del__ (z3's AstRef, say) raises where Python cannot
+    propagate it: it is kept as pending, said nothing of, and nothing is printed after it."""
+    from xiangshe.reports import echo, interrupt
+
+    monkeypatch.setattr(interrupt, "_pending", False)
+    monkeypatch.setattr(sys, "unraisablehook", interrupt._unraisable(lambda u: pytest.fail(f"printed {u}")))
+
+    class Dropped:
+        def __del__(self) -> None:
+            interrupt._raise(signal.SIGINT, None)
+
+    Dropped()
+    assert interrupt.pending()
+    with pytest.raises(interrupt.Interrupted):
+        echo.echo("a verdict")
