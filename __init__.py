@@ -20,17 +20,20 @@ Nothing here imports z3.
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 __all__ = ["CANONICAL", "BadTrace", "check", "check_text", "__version__"]
 
 
-def _version() -> str:
-    """The installed distribution's version; in a bare checkout, pyproject.toml's."""
-    from importlib.metadata import PackageNotFoundError, version
+@functools.cache
+def version() -> str:
+    """The installed distribution's version; in a bare checkout, pyproject.toml's. Read when asked
+    (importlib.metadata costs more to import than the rest of `check`'s start-up)."""
+    from importlib import metadata
     try:
-        return version("xiangshe")
-    except PackageNotFoundError:
+        return metadata.version("xiangshe")
+    except metadata.PackageNotFoundError:
         import tomllib
         try:
             with open(Path(__file__).with_name("pyproject.toml"), "rb") as f:
@@ -39,7 +42,10 @@ def _version() -> str:
             return "0+unknown"
 
 
-__version__ = _version()
+def __getattr__(name: str) -> str:
+    if name == "__version__":
+        return version()
+    raise AttributeError(f"module 'xiangshe' has no attribute {name!r}")
 
 CANONICAL = Path(__file__).resolve().parent / "traces" / "canonical.trace"
 

@@ -27,13 +27,12 @@ if __name__ == "__main__" and not __package__:    # `python verify.py …` in a 
     sys.modules["xiangshe"] = importlib.util.module_from_spec(_spec)
     _spec.loader.exec_module(sys.modules["xiangshe"])
 
-from xiangshe import __version__ as VERSION  # noqa: E402  (pyproject.toml's version, once)
+from xiangshe import CANONICAL, version  # noqa: E402  (pyproject.toml's version, read when asked)
 from xiangshe.domain.visible import visible                       # noqa: E402 (after the bootstrap above)
 from xiangshe.reports.echo import Group, echo                       # noqa: E402
 from xiangshe.reports.options import ArrowSpec, Percent, PhaseId  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent
-CANONICAL = ROOT / "traces" / "canonical.trace"
 VIOLATIONS = ROOT / "traces" / "violations"
 FORMATS = click.Choice(["text", "json"])
 CHECK_FORMATS = click.Choice(["text", "json", "sarif", "junit", "github"])
@@ -84,8 +83,15 @@ def _bad(err: Exception) -> BadInput:
     return BadInput(render() if render else str(err))
 
 
+def _show_version(ctx: click.Context) -> None:
+    """--version: read only when asked (click's version_option would need the version at import)."""
+    echo(f"xiangshe, version {version()}")
+    ctx.exit()
+
+
 @click.group(cls=Group, help=__doc__)
-@click.version_option(VERSION, prog_name="xiangshe")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, help="Show the version and exit.",
+              callback=lambda ctx, _param, value: _show_version(ctx) if value and not ctx.resilient_parsing else None)
 @click.option("--lang", type=click.Choice(["en", "zh"]), envvar="XIANGSHE_LANG", default="en",
               show_default=True, help="the fixed words of text output in English or Chinese (also "
               "XIANGSHE_LANG); JSON, SARIF and JUnit are not translated")
@@ -282,7 +288,7 @@ def check(files: tuple[str, ...], fmt: str | None, scoring: bool, reading: tuple
     results = linted.results
     if fmt == "sarif":
         from xiangshe.reports.sarif import check_sarif
-        echo(check_sarif(results, rules_in_force, chosen, VERSION, linted.not_applied))
+        echo(check_sarif(results, rules_in_force, chosen, version(), linted.not_applied))
     elif fmt == "junit":
         from xiangshe.reports.junit import check_junit
         echo(check_junit(results, rules_in_force, chosen))
@@ -346,7 +352,7 @@ def report(file: str, output: Path | None, force: bool, reading: tuple[str, ...]
                            f"report: {err.strerror}; choose another place with -o") from None
     elif not output.parent.is_dir():
         raise BadInput(f"{_display(output)}: error: no such directory {_display(output.parent)}")
-    _save(output, html_report(trace, result, chosen, f"xiangshe {VERSION}"), force)
+    _save(output, html_report(trace, result, chosen, f"xiangshe {version()}"), force)
     from xiangshe.reports.messages import wrote_report
     echo(wrote_report(_display(output), result.events, len(result.findings)), err=True)
     sys.exit(0 if result.ok else 1)
@@ -631,7 +637,7 @@ def check_rules(fmt: str, redundancy: int, search_all: bool, jobs: int, reading:
         echo("\r\033[K", err=True, nl=False)
     if fmt == "sarif":
         from xiangshe.reports.sarif import rulecheck_sarif
-        echo(rulecheck_sarif(report, chosen, VERSION))
+        echo(rulecheck_sarif(report, chosen, version()))
     elif fmt == "junit":
         from xiangshe.reports.junit import rulecheck_junit
         echo(rulecheck_junit(report))

@@ -116,3 +116,20 @@ def test_check_path_never_imports_z3() -> None:
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
                          check=True).stdout.strip().splitlines()[-1]
     assert out == "False"
+
+
+def test_version_is_pyprojects_and_check_never_reads_package_metadata() -> None:
+    """--version reads the version when asked; the check path does not import importlib.metadata
+    (it costs more than the rest of check's start-up)."""
+    import subprocess
+    import sys
+    import tomllib
+    expected = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+    assert invoke("--version").output == f"xiangshe, version {expected}\n"
+    code = ("import sys\nfrom xiangshe import verify\n"
+            "try:\n    verify.cli.main(['check'], standalone_mode=False)\n"
+            "except SystemExit:\n    pass\n"
+            "print('importlib.metadata' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, stdin=subprocess.DEVNULL,
+                         check=True).stdout.strip().splitlines()[-1]
+    assert out == "False"

@@ -18,7 +18,8 @@ from xiangshe.constraints.readings import defaults
 from xiangshe.constraints.rulebook import active_rules
 from xiangshe.fsm.table import tables
 from xiangshe.reports.sarif import AUDIT_CHECKS
-from xiangshe.verify import VERSION, cli
+from xiangshe import version
+from xiangshe.verify import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = ROOT / "tests" / "schemas" / "sarif-schema-2.1.0.json"
@@ -119,7 +120,7 @@ def test_sarif_driver_describes_every_check() -> None:
     assert code == 1
     [run] = log["runs"]
     driver = run["tool"]["driver"]
-    assert driver["name"] == "xiangshe" and driver["version"] == VERSION == "0.1.0"
+    assert driver["name"] == "xiangshe" and driver["version"] == version() == "0.1.0"
     ids = [d["id"] for d in driver["rules"]]
     assert ids == expected_ids() and len(set(ids)) == len(ids)
     rule = next(d for d in driver["rules"] if d["id"] == "bu-guan-bu-shi")
