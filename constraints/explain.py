@@ -7,8 +7,8 @@ words it quotes (readings.toml).
 
 The failing example is the rule's violating trace (traces/violations/<id>.trace), around the first
 line the rule objects to, with the finding. The passing example is the same kind of window from the
-first bundled staging (the canonical ceremony, then the variants; failing those, the violating
-examples of other rules) that keeps the rule and where it is triggered: around the first event the rule speaks of (the event that obliges something, or the
+first bundled staging (the rule's own keeping examples in traces/keeps/, then the canonical
+ceremony, then the variants; failing those, the violating examples of other rules) that keeps the rule and where it is triggered: around the first event the rule speaks of (the event that obliges something, or the
 event that is counted), or the first pair it speaks of. A rule that forbids something outright is
 kept by a staging where nothing matches: that is said plainly, without a window.
 """
@@ -166,7 +166,9 @@ def explain(rule: Rule, violations: Path, stagings: Sequence[Path], root: Path) 
 
     files = sorted([*violations.glob(f"{rule.id}.trace"), *violations.glob(f"{rule.id}.*.trace")])
     fail = next((x for x in (failing(rule, p, rel(p)) for p in files) if x is not None), None)
-    keep = passing(rule, [(p, rel(p)) for p in stagings])
+    keeps = violations.parent / "keeps"       # stagings written to keep this rule where a too-strong reading would not
+    own = sorted([*keeps.glob(f"{rule.id}.trace"), *keeps.glob(f"{rule.id}.*.trace")])
+    keep = passing(rule, [(p, rel(p)) for p in [*own, *stagings]])
     if keep is None:     # e.g. rules of the 君: the violating examples of other rules may keep it
         others = sorted(p for p in violations.glob("*.trace") if p not in files)
         keep = passing(rule, [(p, rel(p)) for p in others])

@@ -1,7 +1,8 @@
 """The literate rulebook: `constraints/rules/*.md`, prose with fenced ```rule blocks of TOML.
 
 Each block declares one rule: its ASCII `id`, its Chinese `name` (the catalogue's id phrase), its
-`catalogue` id (R001–R207) where it comes from the catalogue, the `quote`s of the text it enforces
+`catalogue` id, unique to it (R001–R207 for the entry it comes from; R010a, R010b … for further rules
+drawn from the same entry, so that `counterexample R010a` names one rule), the `quote`s of the text it enforces
 (located automatically; missing or ambiguous is a load error), and either a template (`kind` with
 its patterns) or a `status` of `descriptive` or `deferred` with a `reason`. The markdown headings
 above a block become the rule's breadcrumb in every message.
@@ -25,7 +26,7 @@ from xiangshe.domain.vocabulary import Vocabulary, vocabulary
 RULES_DIR = Path(__file__).with_name("rules")
 STATUSES = ("encoded", "descriptive", "deferred")
 _ID = re.compile(r"^[a-z0-9]+(?:[-.][a-z0-9]+)*$")
-_CATALOGUE = re.compile(r"^R\d{3}$")
+_CATALOGUE = re.compile(r"^R\d{3}[a-z]?$")
 PERSON_KEYS = ("role", "rank", "side")
 
 
@@ -152,8 +153,9 @@ def parse_rule_block(body: str, where: str, at: int, headings: tuple[str, ...],
     if not name:
         raise RulebookError(where, at, f"rule {rid} needs a Chinese `name`")
     catalogue = data.pop("catalogue", None)
-    if catalogue is not None and not _CATALOGUE.match(catalogue):
-        raise RulebookError(where, at, f"catalogue id {catalogue!r} is not of the form R001")
+    if catalogue is not None and (not isinstance(catalogue, str) or not _CATALOGUE.match(catalogue)):
+        raise RulebookError(where, at, f"rule {rid} needs a `catalogue` id of the form R001 (or R001a for "
+                                       f"a second rule drawn from the same entry), not {catalogue!r}")
     status = data.pop("status", "encoded")
     if status not in STATUSES:
         raise RulebookError(where, at, f"status {status!r}", hint=did_you_mean(status, STATUSES))
@@ -210,7 +212,10 @@ def load_rules(rules_dir: Path = RULES_DIR) -> tuple[Rule, ...]:
         rules += parse_rule_file(path, vocab, root)
     seen: dict[str, Rule] = {}
     for r in rules:
-        for key in (r.id, r.name):
+        if r.catalogue is None:
+            raise RulebookError(r.path, r.line, f"rule {r.id} needs a `catalogue` id (R001, or R001a for a "
+                                                f"second rule drawn from the same entry)")
+        for key in (r.id, r.name, r.catalogue):
             if key in seen:
                 raise RulebookError(r.path, r.line, f"{key} is already used by the rule at "
                                                     f"{seen[key].location}")
@@ -231,4 +236,5 @@ def active_rules(readings: dict[str, str] | None = None) -> tuple[Rule, ...]:
 def find_rule(word: str, rules: tuple[Rule, ...] | None = None) -> list[Rule]:
     """Rules named by their ASCII id, their Chinese name, or their catalogue id."""
     rules = rules if rules is not None else rulebook()
-    return [r for r in rules if word in (r.id, r.name, r.catalogue)]
+    upper = word.upper()
+    return [r for r in rules if word in (r.id, r.name) or upper == (r.catalogue or "").upper()]

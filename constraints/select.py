@@ -33,7 +33,7 @@ UNUSED = "suppression.unused"
 KINDS = ("rule", "machine", "audit", "suppression")
 _SECTION = re.compile(r"^[a-z]_")
 _CATALOGUE_PREFIX = re.compile(r"^[RN]\d{0,2}$")
-_CATALOGUE = re.compile(r"^[RN]\d{2,3}$")
+_CATALOGUE = re.compile(r"^[RN]\d{2,3}[A-Z]?$")
 
 
 @dataclass(frozen=True)
@@ -121,7 +121,7 @@ def resolve(term: str) -> frozenset[str] | None:
     if group is not None:
         return group
     if _CATALOGUE_PREFIX.match(word.upper()):
-        ids = frozenset(c.id for c in universe() if c.catalogue and c.catalogue.startswith(word.upper()))
+        ids = frozenset(c.id for c in universe() if c.catalogue and c.catalogue.upper().startswith(word.upper()))
         return ids or None
     return None
 

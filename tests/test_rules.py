@@ -1,5 +1,6 @@
 """The rulebook as a whole: every encoded rule has a violating example that fails with exactly
-that rule, the canonical ceremony keeps every rule, and the quotes are the text's own words."""
+that rule, the stagings of traces/keeps/ (what a reading that is too strong would reject) pass and
+reach their rule, the canonical ceremony keeps every rule, and the quotes are the text's own words."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ import tracegen
 
 ROOT = Path(__file__).resolve().parents[1]
 VIOLATIONS = ROOT / "traces" / "violations"
+KEEPS = ROOT / "traces" / "keeps"
 RULES = rulebook()
 ENCODED = [r for r in RULES if r.encoded]
 REQUIRED = ["不贯不释", "大夫与士为耦", "凡旅不洗", "不洗者不祭", "献用爵其他用觯", "上射于右", "不鼓不释",
@@ -62,6 +64,26 @@ def test_violating_example_fails_with_exactly_its_rule(rule: Rule) -> None:
                              readings)
         found = {f.rule for f in result.findings}
         assert found == {rule.id}, f"{path.name}: {sorted(found)}"
+
+
+def test_catalogue_ids_name_one_rule_each() -> None:
+    ids = [r.catalogue for r in RULES]
+    assert None not in ids and len(set(ids)) == len(ids)
+
+
+@pytest.mark.parametrize("path", sorted(KEEPS.glob("*.trace")), ids=lambda p: p.stem)
+def test_keeping_example_passes_and_reaches_its_rule(path: Path) -> None:
+    """A staging the text or its commentaries require, which a too-strong reading would reject: it
+    passes under its rule's readings, and some event of it matches one of the rule's patterns."""
+    rule = next((r for r in ENCODED if r.id == path.stem.split(".")[0]), None)
+    assert rule is not None, f"{path.name} names no encoded rule"
+    readings = defaults() | dict(rule.when)
+    trace = parse_file(path, str(path.relative_to(ROOT)))
+    result = check_trace(trace, active_rules(readings), readings)
+    assert result.ok, [(f.line, f.rule, f.message) for f in result.findings]
+    ctx = Context(trace, replay(trace))
+    assert any(ctx.matches(p, e) for p in rule.template.patterns() for e in trace), \
+        f"{path.name} never reaches {rule.id}"
 
 
 def test_alternative_readings_change_the_verdict() -> None:
