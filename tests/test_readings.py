@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from xiangshe.constraints.readings import defaults, points, select
+from xiangshe.constraints import scoring
 from xiangshe.constraints.rulebook import active_rules, rulebook
 from xiangshe.domain.errors import InputError
 
@@ -15,6 +16,30 @@ def test_every_point_has_a_default_with_a_source() -> None:
     for p in points().values():
         assert p.default in p.options and p.options[p.default].source
         assert p.options[p.default].encoded
+
+
+def _consulted_by_audit(point: str) -> bool:
+    return f'chosen["{point}"]' in Path(scoring.__file__).read_text(encoding="utf-8")
+
+
+def test_every_point_is_in_use() -> None:
+    """`check` prints the readings in force: none may be printed that nothing checks. A point is in
+    use when a rule's `when` names it, an encoded rule quotes its disputed words, or the scoring
+    audit consults it."""
+    for name, p in points().items():
+        by_when = any(pt == name for r in rulebook() for pt, _ in r.when)
+        by_quote = any(p.quote in c.quote or c.quote in p.quote
+                       for r in rulebook() if r.encoded for c in r.citations)
+        assert by_when or by_quote or _consulted_by_audit(name), f"no rule or check uses [{name}]"
+
+
+def test_every_other_encoded_option_changes_something() -> None:
+    """Selecting a non-default reading that can be checked switches some rule or the audit."""
+    for name, p in points().items():
+        for o in p.options.values():
+            if o.encoded and o.name != p.default:
+                assert any((name, o.name) in r.when for r in rulebook()) or _consulted_by_audit(name), \
+                    f"{name}={o.name} changes nothing"
 
 
 def test_selection_order_defaults_file_then_choices(tmp_path: Path) -> None:
