@@ -32,7 +32,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from xiangshe.domain.staging import Pair, Staging
-from xiangshe.domain.staging.archery import (SIDES, ascend_pair, bin_pair, chun, collect_arrows, dafu_pairs,
+from xiangshe.domain.staging.archery import (SIDES, ascend_pair, bin_, bin_pair, chun, collect_arrows, dafu_pairs,
                                     descend_pair, drink_losers, lay_out_count, losers_for,
                                     reload_tallies,
                                     report_done, results_for, shoot_pair, tallies)
@@ -404,8 +404,9 @@ def take_arrows_dafu(s: Staging, p: Pair, final: bool = False) -> None:
     s.ev(f"{ou} 反位", 189, "耦反位")
 
 
-def _descend_guests(s: Staging, line: int, note: str) -> None:
-    """宾、主人、大夫降揖 (those of them who shoot)."""
+def _descend_guests(s: Staging, line: int, note: str, usher: bool = False) -> None:
+    """宾、主人、大夫降揖 (those of them who shoot); `usher`: the 司射 ushers the 宾 and the 主人 down
+    (司射摈升降, when they go down to shoot)."""
     downs = []
     for p in s.pairs:
         k = kind(s, p)
@@ -415,6 +416,8 @@ def _descend_guests(s: Staging, line: int, note: str) -> None:
             downs.append((p.lower, "西阶"))
     for who, _ in downs:
         s.ev(f"{who} 揖", line, note)
+    if usher and bin_pair(s):
+        bin_(s, line)
     for who, stairs in downs:
         s.ev(f"{who} 降 at={stairs}", line, "皆由其阶降揖")
 
@@ -430,9 +433,9 @@ def shi_qu_shi(s: Staging, states: dict[tuple[str, str], str]) -> None:
         elif k == "宾耦":
             _descend_guests(s, 184, "宾、主人、大夫降揖如初")
             s.ev("主人 袒决遂 at=堂东", 185, "主人堂东，皆袒决遂")
-            s.ev("主人 执弓 弓", 185, "执弓")
+            s.ev("主人 取弓 弓 at=堂东", 185, "执弓 (he takes up the bow he laid down at the 序东, L140)")
             s.ev("宾 袒决遂 at=堂西", 185, "宾堂西，皆袒决遂")
-            s.ev("宾 执弓 弓", 185, "执弓")
+            s.ev("宾 取弓 弓 at=堂西", 185, "执弓 (唯宾与大夫降阶，遂西取弓矢, L254)")
             s.ev("宾 揖 at=阶前", 185, "皆进阶前揖")
             s.ev("主人 揖 at=阶前", 185, "")
             take_arrows_alternately(s, p, 185)
@@ -452,7 +455,7 @@ def shi_qu_shi(s: Staging, states: dict[tuple[str, str], str]) -> None:
             if bin_pair(s) is None and p == dafu_pairs(s)[0]:
                 _descend_guests(s, 184, "大夫降揖如初")
             s.ev(f"{p.lower} 袒决遂", 187, "大夫袒决遂")
-            s.ev(f"{p.lower} 执弓 弓", 187, "执弓")
+            s.ev(f"{p.lower} 取弓 弓 at=堂西", 187, "执弓 (唯宾与大夫降阶，遂西取弓矢, L254)")
             s.ev(f"{p.lower} 进 at=司射之西", 187, "就其耦")
             take_arrows_dafu(s, p)
             s.ev(f"{p.lower} 适 at=序西", 189, "大夫遂适序西")
@@ -515,14 +518,15 @@ def qing_yi_yue(s: Staging) -> None:
 def _bin_zhuren(s: Staging, p: Pair, shoot, says: dict[str, str] | None = None) -> None:
     """宾·主人 shoot as in Φ28 (如初); their arrows, taken up and belted in Φ37, come with the bow
     (no 有司 授矢, no second 搢三挟一个)."""
-    _descend_guests(s, 196, "宾、主人、大夫、众宾继射 (宾、主人、大夫揖，皆由其阶降揖, 如初)")
+    _descend_guests(s, 196, "宾、主人、大夫、众宾继射 (宾、主人、大夫揖，皆由其阶降揖, 如初)", usher=True)
     s.ev("主人 袒决遂 at=堂东", 196, "(如初: 主人堂东袒决遂)")
-    s.ev("主人 执弓 弓", 196, "(执弓; his arrows are 搢三挟一个 since Φ37)")
+    s.ev("主人 取弓 弓 at=堂东", 196, "(执弓; his arrows are 搢三挟一个 since Φ37)")
     s.ev("宾 袒决遂 at=堂西", 196, "(如初: 宾于堂西亦如之)")
-    s.ev("宾 执弓 弓", 196, "")
+    s.ev("宾 取弓 弓 at=堂西", 196, "(唯宾与大夫降阶，遂西取弓矢, L254)")
     with ruchu(s, 196, says):
         s.ev("宾 揖", 139, "皆由其阶，阶下揖")
         s.ev("主人 揖", 139)
+        bin_(s, 139)
         s.ev("主人 升 at=阼阶", 139, "升堂揖 (主人升一等，宾升)")
         s.ev("宾 升 at=西阶", 139)
         s.ev("宾 履物 at=右物", 139, "主人为下射，皆当其物，北面揖，及物揖")
@@ -530,6 +534,7 @@ def _bin_zhuren(s: Staging, p: Pair, shoot, says: dict[str, str] | None = None) 
         shoot(p)
         s.ev("宾 揖", 140, "卒，南面揖")
         s.ev("主人 揖", 140)
+        bin_(s, 140)
         s.ev("宾 降 at=西阶", 140, "皆由其阶，阶上揖，降阶揖")
         s.ev("主人 降 at=阼阶", 140)
         s.ev("宾 释弓 弓 at=序西", 140, "宾序西，主人序东，皆释弓")
@@ -538,10 +543,12 @@ def _bin_zhuren(s: Staging, p: Pair, shoot, says: dict[str, str] | None = None) 
         s.ev("主人 释弓 弓 at=序东", 140)
         s.ev("主人 说决拾", 141)
         s.ev("主人 袭", 141)
+        bin_(s, 141)
         s.ev("主人 升 at=阼阶", 141, "升，及阶揖，升堂揖 (主人升一等，宾升)")
         s.ev("宾 升 at=西阶", 141)
         s.ev("宾 就席", 141, "皆就席")
         s.ev("主人 就席", 141)
+    s.ev("司射 反位", 260, "卒射即席，而反位卒事")
 
 
 def _dafu(s: Staging, p: Pair, shoot, says: dict[str, str] | None = None) -> None:
@@ -550,7 +557,7 @@ def _dafu(s: Staging, p: Pair, shoot, says: dict[str, str] | None = None) -> Non
     if bin_pair(s) is None and p is dafu_pairs(s)[0]:
         _descend_guests(s, 196, "宾、主人、大夫、众宾继射 (大夫揖，由其阶降, 如初)")
     s.ev(f"{dafu} 袒决遂 at=堂西", 196, "(如初: 大夫袒决遂)")
-    s.ev(f"{dafu} 执弓 弓", 196, "(执弓; his arrows are 搢三挟一个 since Φ37)")
+    s.ev(f"{dafu} 取弓 弓 at=堂西", 196, "(执弓, 唯宾与大夫降阶，遂西取弓矢, L254; his arrows are 搢三挟一个 since Φ37)")
     with ruchu(s, 196, says):
         s.ev(f"{dafu} 进 at=司射之西", 142, "由堂西出于司射之西，就其耦")
         s.ev(f"{dafu} 揖", 143, "大夫为下射，揖进")
