@@ -193,7 +193,7 @@ def losers_for(s: Staging, rnd: int) -> list[str]:
 
 # -- recurring sequences ---------------------------------------------------------------------
 def shoot_pair(s: Staging, rnd: int, pair: Pair, upper_results, lower_results, tally: bool,
-               beat=None, line: int | None = None) -> tuple[int, int]:
+               beat=None, line: int | None = None, each_arrow=None) -> tuple[int, int]:
     """A pair's four arrows each, shot in turn (拾发以将乘矢): 上射, 下射, four times.
 
     Per arrow: the shot (`射 矢 arrow=N result=…`, with `beat=` when `beat` is given as two lists of
@@ -202,11 +202,15 @@ def shoot_pair(s: Staging, rnd: int, pair: Pair, upper_results, lower_results, t
     the beat, when beats are given), and the next arrow put on the string (挟, not after the 4th).
     Round 1 (tally=False) writes 挟 before the call, as the canonical staging does.
     `line`: the text line of the shots (default 100 in round 1, 136 otherwise).
+    `each_arrow`: called with the arrow's number (1–4) before the pair shoots it (round 3: the run
+    of the song, 终, that the two shots of that 节 fall in).
     Returns the number of tallies released for (上射, 下射).
     """
     line = line or (100 if rnd == 1 else 136)
     released = [0, 0]
     for i in range(4):
+        if each_arrow:
+            each_arrow(i + 1)
         shots = ((pair.upper, upper_results[i], "右"), (pair.lower, lower_results[i], "左"))
         for k, (who, res, side) in enumerate(shots):
             b = f" beat={beat[k][i]}" if beat else ""

@@ -38,6 +38,9 @@ from xiangshe.domain.staging.archery import (SIDES, ascend_pair, bin_, bin_pair,
                                     report_done, results_for, shoot_pair, tallies)
 
 
+TAISHI = "工1"        # the 大师 who plays 《驺虞》 (the first 工, as in Φ38: 「大师不兴，许诺」)
+
+
 # -- who is who --------------------------------------------------------------------------------
 def kind(s: Staging, p: Pair) -> str:
     """三耦, 宾耦, 大夫耦 or 众耦."""
@@ -213,16 +216,18 @@ def _food(s: Staging) -> tuple[str, str, str]:
 
 
 def _ji_series(s: Staging, who: str, jue: str, jian: str, fei: str, line: int, face: str,
-               note: str = "") -> None:
-    """左执爵，祭脯醢；执爵兴，取肺，坐祭，遂祭酒；兴 — one series of offerings."""
+               note: str = "", at: str = "") -> None:
+    """左执爵，祭脯醢；执爵兴，取肺，坐祭，遂祭酒；兴 — one series of offerings; `at`: where the
+    offerings go (the 获者's: the station of the 侯 he offers to, 右个 / 左个 / 侯中)."""
+    where = f" at={at}" if at else ""
     s.ev(f"{who} 坐" + (f" face={face}" if face else ""), line, f"{who}{face}坐{note}")
     s.ev(f"{who} 执 {jue}", line, "左执爵")
-    s.ev(f"{who} 祭 {jian}", line, "祭脯醢")
+    s.ev(f"{who} 祭 {jian}{where}", line, "祭脯醢")
     s.ev(f"{who} 兴", line, "执爵兴" if who == "获者" else "兴")
     s.ev(f"{who} 取 {fei}", line, "取肺")
     s.ev(f"{who} 坐", line, "坐祭")
-    s.ev(f"{who} 祭 {fei}", line, "坐祭")
-    s.ev(f"{who} 祭 {jue}", line, "遂祭酒")
+    s.ev(f"{who} 祭 {fei}{where}", line, "坐祭")
+    s.ev(f"{who} 祭 {jue}{where}", line, "遂祭酒")
     s.ev(f"{who} 兴", line, "兴")
 
 
@@ -248,11 +253,11 @@ def xian_huo_zhe(s: Staging, jue: str) -> None:
     s.ev("获者 适 at=右个", 171, "适右个")
     s.ev(f"弟子7 设 {jian} at=右个", 172, "设荐俎")
     s.ev(f"弟子7 设 {zu} at=右个", 172, "设荐俎")
-    _ji_series(s, "获者", jue, jian, fei, 172, "南面")
+    _ji_series(s, "获者", jue, jian, fei, 172, "南面", at="右个")
     s.ev("获者 适 at=左个", 173, "适左个")
-    _ji_series(s, "获者", jue, jian, fei, 173, "", " (中皆如之: 俎与荐皆三祭, L170)")
-    s.ev("获者 适 at=侯中", 173, "中皆如之")
-    _ji_series(s, "获者", jue, jian, fei, 173, "", " (中皆如之)")
+    _ji_series(s, "获者", jue, jian, fei, 173, "", " (中皆如之: 俎与荐皆三祭, L170)", at="左个")
+    s.ev("获者 适 at=侯中", 173, "中皆如之 (郑注: 先祭左个後中者以外即之至中若神在中也)")
+    _ji_series(s, "获者", jue, jian, fei, 173, "", " (中皆如之)", at="侯中")
     s.ev(f"弟子7 执 {jian}", 173, "左个之西北三步，东面设荐俎")
     s.ev(f"弟子7 执 {zu}", 173, "")
     s.ev(f"弟子7 设 {jian} at=左个之西北三步 face=东面", 173, "左个之西北三步，东面设荐俎")
@@ -590,7 +595,16 @@ def she(s: Staging, beats) -> None:
 
     def shoot(p: Pair) -> None:
         nonlocal released
-        up, low = shoot_pair(s, 3, p, *results[p.name], tally=True, beat=beats[p.name], line=196)
+        # 歌《驺虞》…皆五终 (L265): five runs of the song for each pair, one heard before shooting,
+        # then one for each 拾 (郑注 「鄉射之鼓五節歌五終所以將八矢一節之閒當拾發四節四拾其一節先以聽也」)
+        own = type(s).ev               # the 记's own line, not a 如初 of round 2 (ruchu rebinds s.ev)
+        own(s, f"{TAISHI} 终 for={p.upper}", 265, "歌《驺虞》…皆五终 (郑注: 其一節先以聽也)")
+
+        def run(n: int) -> None:
+            own(s, f"{TAISHI} 终 for={p.upper}", 265, f"(郑注: 一節之閒當拾發, arrow {n})")
+
+        up, low = shoot_pair(s, 3, p, *results[p.name], tally=True, beat=beats[p.name], line=196,
+                             each_arrow=run)
         released = up + low
 
     for n, p in enumerate(s.pairs):
