@@ -561,7 +561,11 @@ def _xi_xian(s: Staging, guests: list[str], jue: str, jian: str) -> None:
     s.ev(f"司正 卒爵 {jue}", 239)
     s.ev("司正 拜 to=主人", 239)
     s.ev("主人 答拜 to=司正", 239)
-    # 宾酢主人, 主人不崇酒
+    # 宾酢主人, 主人不崇酒.  The 司正 washes the 爵 for the 酢 as the 宾 does on the main day (L24
+    # 「宾以虚爵降 … 盥洗」): 「不拜洗」 drops the bows for the washing, not the washing.
+    s.ev("司正 降 at=西阶", 239, "(不拜洗: the 司正 washes for the 酢, without 拜洗)")
+    s.ev(f"司正 洗 {jue}", 239)
+    s.ev("司正 升 at=西阶", 239)
     s.ev(f"司正 实 {jue}", 239)
     s.ev(f"司正 酢 {jue} to=主人", 239, "宾酢主人")
     s.ev("主人 拜受 to=司正", 239)
