@@ -50,7 +50,7 @@ def invoke(*args: str, input: bytes | str | None = None):
 
 # -- no FILE: the canonical ceremony only when standard input holds nothing -------------------------
 
-CANONICAL_OK = b"ok: 1 trace, 3656 events, no violations"
+CANONICAL_OK = b"ok: 1 trace, 3682 events, no violations"
 
 
 @POSIX
@@ -145,7 +145,7 @@ def test_stdin_state_of_in_memory_streams(monkeypatch: pytest.MonkeyPatch, strea
 
 def test_cli_runner_without_input_still_checks_the_canonical() -> None:
     result = invoke("check")
-    assert result.exit_code == 0 and "ok: 1 trace, 3656 events" in result.stdout
+    assert result.exit_code == 0 and "ok: 1 trace, 3682 events" in result.stdout
 
 
 # -- `-`: standard input as a FILE --------------------------------------------------------------
@@ -312,7 +312,7 @@ def test_dash_with_stdin_closed_is_bad_input_in_its_place() -> None:
     out = run("check", "-", str(CANONICAL), stdin=None, preexec_fn=lambda: os.close(0))
     assert out.returncode == 2, out.stderr
     assert out.stderr.startswith(b"<stdin>: error: cannot read: standard input is closed")
-    assert b"bad input: 1 of 2 traces could not be read; the other 1: no violations (3656 events)" in out.stdout
+    assert b"bad input: 1 of 2 traces could not be read; the other 1: no violations (3682 events)" in out.stdout
 
 
 def test_dash_twice_and_stdin_options_without_dash_are_refused() -> None:
