@@ -77,7 +77,7 @@ def parse_pattern(text: str, vocab: Vocabulary, where: str = "<rule>", at: int |
             c = vocab.canonical_role(r)
             if c is None:
                 raise fail(f"unknown role {r}", did_you_mean(r, vocab.roles))
-            canon.add(c)
+            canon |= vocab.role_family(c)
         roles = frozenset(canon)
     for a in acts or ():
         if a not in vocab.acts:
@@ -95,6 +95,8 @@ def parse_pattern(text: str, vocab: Vocabulary, where: str = "<rule>", at: int |
             raise fail(f"unknown key {key}", did_you_mean(key, _known_keys(vocab)))
         if key in PERSON_KEYS or key.endswith(".role"):
             values = frozenset(vocab.canonical_role(v) or v for v in values)
+            values = frozenset().union(*(vocab.role_family(v) if v in vocab.roles else {v}
+                                         for v in values))
         for v in values:
             if v != NONE and v not in allowed:
                 raise fail(f"{key} cannot be {v}", did_you_mean(v, allowed))

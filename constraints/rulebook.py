@@ -71,7 +71,8 @@ def _person_pattern(text: str, vocab: Vocabulary, where: str, at: int) -> Person
             for v in values:
                 if vocab.canonical_role(v) is None:
                     raise RulebookError(where, at, f"unknown role {v}", hint=did_you_mean(v, vocab.roles))
-            values = frozenset(vocab.canonical_role(v) or v for v in values)
+            values = frozenset().union(*(vocab.role_family(vocab.canonical_role(v) or v)
+                                         for v in values))
         if key == "rank" and not values <= set(vocab.ranks) | {"none"}:
             raise RulebookError(where, at, f"unknown rank in 「{text}」")
         if key == "side" and not values <= {"上射", "下射", "none"}:

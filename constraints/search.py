@@ -50,6 +50,7 @@ cast 释获者 释获者
 cast 执算者 执算者
 cast 乐正 乐正
 cast 工1 工
+cast 大师 大师
 cast 笙1 笙
 cast 相者1 相者
 cast 弟子1 弟子

@@ -54,6 +54,7 @@ class Role(Term):
     single: bool = False
     rank: str | None = None
     aliases: tuple[str, ...] = ()
+    kind_of: str | None = None          # an office held by one of another role (大师: one of the 工)
 
 
 @dataclass(frozen=True)
@@ -177,6 +178,10 @@ class Vocabulary:
         if name in self.roles:
             return name
         return self.role_alias.get(name)
+
+    def role_family(self, role: str) -> frozenset[str]:
+        """A role and the offices held by one of its persons (工 → 工, 大师): what a rule's 工 names."""
+        return frozenset([role, *(r for r, t in self.roles.items() if t.kind_of == role)])
 
     def object_kind(self, token: str) -> tuple[ObjectKind, str] | None:
         """Split an object token such as 爵2 into its kind and its instance suffix (the longest kind

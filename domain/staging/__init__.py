@@ -145,7 +145,7 @@ class Staging:
                                  ("司射", "司射", ""), ("获者", "获者", ""), ("释获者", "释获者", ""),
                                  ("执算者", "执算者", ""), ("乐正", "乐正", "")):
             add((name, role, note))
-        add(("工1", "工", "the 大师" if o.taishi else ""))
+        add(("工1", "大师" if o.taishi else "工", "the 大师, one of the 工" if o.taishi else ""))
         for name, role in [("工2", "工"), ("工3", "工"), ("工4", "工"), ("笙1", "笙"), ("笙2", "笙"),
                            ("笙3", "笙"), ("相者1", "相者"), ("相者2", "相者")]:
             add((name, role, ""))
