@@ -75,3 +75,12 @@ def test_every_when_names_a_real_reading() -> None:
     for r in rulebook():
         for point, option in r.when:
             assert option in points()[point].options
+
+
+def test_readme_shows_every_point_with_its_default() -> None:
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    rows = {line.split("|")[1].strip(): line for line in readme.splitlines() if line.startswith("| `")}
+    for name, p in points().items():
+        row = next((r for k, r in rows.items() if k.startswith(f"`{name}`")), None)
+        assert row is not None, f"README has no row for {name}"
+        assert row.split("|")[2].strip().startswith(f"`{p.default}`"), f"README's default for {name}"
