@@ -162,7 +162,7 @@ def scope(trace: Trace, rep: Replay, ctx: Context, rules: Sequence[Rule]) -> tup
             f"(first {first} {names[first].name}); if it is a part, declare it before its first event: "
             f"fragment {phase_span(staged) if staged else 'Φ01–Φ52'}",
             _phase_citation(first), "fragment"))
-    if whole:
+    if whole and not missing:           # a staging that stops early leaves things open because it stops
         for o in opened:
             problems.append(Problem(
                 OPEN, o.line, None,
