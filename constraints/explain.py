@@ -224,7 +224,7 @@ def resolve(word: str) -> list[Rule] | Table | AuditCheck:
     a catalogue id that only the audit checks (N01) names its audit check.
 
     >>> [r.id for r in resolve("不貫不釋")], [r.id for r in resolve("r120")]
-    (['bu-guan-bu-shi'], ['bu-guan-bu-shi', 'bu-guan-bu-shi-hou'])
+    (['bu-guan-bu-shi'], ['bu-guan-bu-shi'])
     >>> resolve("Machine.Jue").name, resolve("audit.R132").catalogue, resolve("n01").id
     ('爵', 'R132', 'audit.n01')
     """

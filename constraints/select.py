@@ -4,8 +4,9 @@ A check is an encoded rule, a machine (`machine.<slug>`), a check of the scoring
 (`audit.<catalogue>`) or `suppression.unused` (an inline suppression that suppresses nothing). A
 term names one or more of them:
 
-- a rule's ASCII id (`bu-guan-bu-shi`), Chinese name (`不贯不释`) or catalogue id (`R120`; an
-  audit check carries its catalogue id too: `R132` names audit.r132 and the rules of R132);
+- a rule's ASCII id (`bu-guan-bu-shi`), Chinese name (`不贯不释`) or catalogue id (`R120a` names
+  one rule; `R120` names the entry: every rule drawn from it, R120, R120a …; an audit check carries
+  its catalogue id too: `R132` names audit.r132 and the rules of R132);
 - `machine.<slug>` or a machine's name (`machine.jue`, `爵`); `audit.r132`;
 - a group: `ALL`; `machine`, `audit`, `suppression`, `rule` (every check of that kind); a rule
   category (`ordering`, `pairing`, `scoring` — with the audit — …); a section of the rulebook by its
@@ -36,6 +37,7 @@ KINDS = ("rule", "machine", "audit", "scope", "suppression")
 _SECTION = re.compile(r"^[a-z]_")
 _CATALOGUE_PREFIX = re.compile(r"^[RN]\d{0,2}$")
 _CATALOGUE = re.compile(r"^[RN]\d{2,3}[A-Z]?$")
+_ENTRY = re.compile(r"^R\d{3}$")
 
 
 @dataclass(frozen=True)
@@ -117,6 +119,11 @@ def resolve(term: str) -> frozenset[str] | None:
     """The ids a term names, or None if it names nothing."""
     word = term.strip()
     key = word.lower() if word.isascii() else word
+    if _ENTRY.match(word.upper()):      # R120: the entry, so every rule drawn from it (R120, R120a …)
+        ids = frozenset(c.id for c in universe() if c.catalogue and
+                        re.sub(r"[a-z]$", "", c.catalogue).upper() == word.upper())
+        if ids:
+            return ids
     found = _words().get(key)
     if found is not None:
         return found

@@ -83,14 +83,16 @@ def test_examples_pass_and_fail_the_rule_they_illustrate(rule) -> None:
     assert x.failing is not None, "every encoded rule has a violating example"
     assert x.failing.finding.rule == rule.id
     assert x.failing.line is None or x.failing.line in dict(x.failing.window)
-    assert x.passing is not None
+    if x.passing is None:       # a rule no bundled staging triggers (the 君's, R207 …): said so
+        assert "passing example  none:" in explain_text(x)
+        return
     trace = parse_file(ROOT / x.passing.path, x.passing.path)
     found = check_trace(trace, active_rules(readings), readings).findings
     assert not [f for f in found if f.rule == rule.id], "the passing example keeps the rule"
     if x.passing.line is not None:         # the line shown is one the rule speaks of
         text = trace.line_text(x.passing.line)
         pats = rule.template.patterns()
-        assert not pats or any(a in text for p in pats for a in (p.acts or ())) \
+        assert not pats or any(p.acts is None or any(a in text for a in p.acts) for p in pats) \
             or text.startswith("pair")
 
 

@@ -25,7 +25,10 @@ Conventions (docs/trace-format.md, the canonical's drinking part):
     are the invited guests (征唯所欲); 弟子7 carries the invitation (使人速) and serves (荐, 羞);
     举觯者1 raises the one cup (一人举觯) and pours for the 无算爵; 工1 plays (乡乐唯欲).  The 宾
     and the 大夫 of the main day take no part (宾不与): no event of theirs in Φ52.  The 爵 and the 觯
-    are instances that are in a basket (or still unused) at the end of the main day.
+    are instances that are in a basket (or still unused) at the end of the main day.  Between the
+    一人举觯 and the 无算爵 the request to sit, the 说屦 and the 升坐 are staged as 郑注 reads 「遂」
+    (「言遂者明其閒闕也賓坐奠觶于其所擯者遂受命于主人請坐于賓賓降説屨升坐矣」); 弟子7 is the 擯者
+    (无司正: 「使擯者而已不立之」).  The 司正 washes the 爵 for his 酢 (不拜洗 drops only the bows).
 """
 
 from __future__ import annotations
@@ -515,6 +518,7 @@ def _phi52(s: Staging) -> None:
     _xi_arrival(s, guests)
     _xi_xian(s, guests, jue, jian)
     _xi_ju_zhi(s, zhi)
+    _xi_qing_zuo(s, guests)
     _xi_wu_suan(s, guests, zhi)
     s.comment("L240 无司正: nobody is made 司正 at this party")
     s.ev("弟子7 羞", 241, "羞唯所有")
@@ -561,7 +565,11 @@ def _xi_xian(s: Staging, guests: list[str], jue: str, jian: str) -> None:
     s.ev(f"司正 卒爵 {jue}", 239)
     s.ev("司正 拜 to=主人", 239)
     s.ev("主人 答拜 to=司正", 239)
-    # 宾酢主人, 主人不崇酒
+    # 宾酢主人, 主人不崇酒.  The 司正 washes the 爵 for the 酢 as the 宾 does on the main day (L24
+    # 「宾以虚爵降 … 盥洗」): 「不拜洗」 drops the bows for the washing, not the washing.
+    s.ev("司正 降 at=西阶", 239, "(不拜洗: the 司正 washes for the 酢, without 拜洗)")
+    s.ev(f"司正 洗 {jue}", 239)
+    s.ev("司正 升 at=西阶", 239)
     s.ev(f"司正 实 {jue}", 239)
     s.ev(f"司正 酢 {jue} to=主人", 239, "宾酢主人")
     s.ev("主人 拜受 to=司正", 239)
@@ -619,6 +627,29 @@ def _xi_ju_zhi(s: Staging, zhi: str) -> None:
     s.ev("举觯者1 拜送 to=司正", 240)
     s.ev(f"司正 反奠 {zhi} at=荐西", 240)
     s.ev("举觯者1 降 at=西阶", 240)
+
+
+def _xi_qing_zuo(s: Staging, guests: list[str]) -> None:
+    """息司正: the request to sit, as on the main day (郑注 on 「遂无算爵」: 「賓坐奠觶于其所擯者遂受命于
+    主人請坐于賓賓降説屨升坐矣」).  无司正: the usher (擯者, here 弟子7) carries the request."""
+    s.comment("郑注 (L240 遂无算爵): 擯者遂受命于主人，請坐于賓，賓降，説屨，升坐 — no 司正 (使擯者而已)")
+    s.ev("弟子7 受命 at=阼阶上", 240, "(郑注: 擯者遂受命于主人)")
+    s.ev("弟子7 请 to=司正", 240, "(請坐于賓)")
+    s.ev("司正 许", 240)
+    s.ev("司正 降 at=西阶", 240, "(賓降)")
+    s.ev("主人 降 at=阼阶", 240)
+    for g in guests:
+        s.ev(f"{g} 降 at=西阶", 240)
+    s.ev("主人 说屦", 240, "(説屨)")
+    s.ev("司正 说屦", 240)
+    for g in guests:
+        s.ev(f"{g} 说屦", 240)
+    s.ev("主人 升 at=阼阶", 240, "(升坐)")
+    s.ev("司正 升 at=西阶", 240)
+    for g in guests:
+        s.ev(f"{g} 升 at=西阶", 240)
+    for p in ["司正", "主人"] + guests:
+        s.ev(f"{p} 就席", 240)
 
 
 def _xi_wu_suan(s: Staging, guests: list[str], zhi: str) -> None:

@@ -193,7 +193,7 @@ def losers_for(s: Staging, rnd: int) -> list[str]:
 
 # -- recurring sequences ---------------------------------------------------------------------
 def shoot_pair(s: Staging, rnd: int, pair: Pair, upper_results, lower_results, tally: bool,
-               beat=None, line: int | None = None) -> tuple[int, int]:
+               beat=None, line: int | None = None, each_arrow=None) -> tuple[int, int]:
     """A pair's four arrows each, shot in turn (拾发以将乘矢): 上射, 下射, four times.
 
     Per arrow: the shot (`射 矢 arrow=N result=…`, with `beat=` when `beat` is given as two lists of
@@ -202,11 +202,15 @@ def shoot_pair(s: Staging, rnd: int, pair: Pair, upper_results, lower_results, t
     the beat, when beats are given), and the next arrow put on the string (挟, not after the 4th).
     Round 1 (tally=False) writes 挟 before the call, as the canonical staging does.
     `line`: the text line of the shots (default 100 in round 1, 136 otherwise).
+    `each_arrow`: called with the arrow's number (1–4) before the pair shoots it (round 3: the run
+    of the song, 终, that the two shots of that 节 fall in).
     Returns the number of tallies released for (上射, 下射).
     """
     line = line or (100 if rnd == 1 else 136)
     released = [0, 0]
     for i in range(4):
+        if each_arrow:
+            each_arrow(i + 1)
         shots = ((pair.upper, upper_results[i], "右"), (pair.lower, lower_results[i], "左"))
         for k, (who, res, side) in enumerate(shots):
             b = f" beat={beat[k][i]}" if beat else ""
@@ -563,7 +567,8 @@ def phase17(s: Staging) -> None:
     _ev(s, "司马 命张侯 at=阶前", 80, "司马命张侯 (L251 司马阶前命张侯)")
     _ev(s, "弟子7 说束 侯", 80, "弟子说束")
     _ev(s, "弟子7 系左下纲 侯", 80, "遂系左下纲")
-    _ev(s, "司马 命 to=获者 words=倚旌于侯中", "80–81", "司马又命获者：“倚旌于侯中。”")
+    _ev(s, "司马 命 to=获者 at=阶前 words=倚旌于侯中", "80–81",
+        "司马又命获者：“倚旌于侯中。” (L251 遂命倚旌: from the 阶前 too)")
     _ev(s, "获者 取 旌 at=西方", 81, "获者由西方，坐取旌")
     _ev(s, "获者 倚旌 旌 at=侯中", 81, "倚于侯中")
     _ev(s, "获者 退", 81, "乃退")
@@ -911,8 +916,9 @@ def phase25(s: Staging) -> None:
         s.comment("L128 no 众宾 shoot")
     for w in zb:
         _ev(s, f"{w} 袒决遂", 128, "众宾未拾取矢，皆袒决遂")
+        _ev(s, f"有司 授弓 弓 to={w}", 128, "(众弓倚于堂西，矢在其上, L76; 郑注 on L85 「凡納射器者皆執以俟事」)")
         _ev(s, f"{w} 执弓 弓", 128, "执弓")
-        _ev(s, f"有司 授 矢 to={w}", 128, "(their arrows from storage: 众弓倚于堂西，矢在其上, L76)")
+        _ev(s, f"有司 授 矢 to={w}", 128, "(遂授矢, as to the 三耦: 张尔岐 「衆賔初射當於堂西受弓矢於有司」)")
         _ev(s, f"{w} 搢三挟一个 矢", 128, "搢三挟一个")
         _ev(s, f"{w} 进", 128, "由堂西进，继三耦之南而立，东面，北上 (大夫之耦为上)")
 
@@ -991,8 +997,18 @@ def _dafu_descend(s: Staging, with_bin: bool) -> None:
     who = (["宾", "主人"] if with_bin else []) + [p.lower for p in dafu_pairs(s)]
     for k, w in enumerate(who):
         _ev(s, f"{w} 揖", 138, "宾、主人、大夫揖" if k == 0 else "")
+    if with_bin:
+        bin_(s, 138)
     for k, w in enumerate(who):
         _ev(s, f"{w} 降 at={'阼阶' if w == '主人' else '西阶'}", 138, "皆由其阶降揖" if k == 0 else "")
+
+
+def bin_(s: Staging, line: int) -> None:
+    """The 司射 ushers (摈) the 宾 and the 主人 at each of their descents and ascents when they shoot
+    (记 「宾、主人射，则司射摈升降」, L260; 郑注 「擯賓主人升降者皆尊之也」), one 摈 for each of them,
+    bow in hand (郑注 on L262 「然則擯升降不釋」)."""
+    _ev(s, "司射 摈 to=宾", line, "司射摈升降 (L260)")
+    _ev(s, "司射 摈 to=主人", line, "")
 
 
 def phase28(s: Staging, r2: _Round2) -> None:
@@ -1003,15 +1019,16 @@ def phase28(s: Staging, r2: _Round2) -> None:
         return
     _dafu_descend(s, with_bin=True)
     _ev(s, "主人 袒决遂 at=堂东", 138, "主人堂东袒决遂")
-    _ev(s, "主人 执弓 弓", 138, "执弓")
-    _ev(s, "有司 授 矢 to=主人", 138, "(主人之弓矢，在东序东, L76)")
+    _ev(s, "主人 取弓 弓 at=堂东", 138, "执弓 (主人之弓矢，在东序东, L76: he takes them himself, no 有司 is named)")
+    _ev(s, "主人 取 矢 at=堂东", 138, "")
     _ev(s, "主人 搢三挟一个 矢", 138, "搢三挟一个")
     _ev(s, "宾 袒决遂 at=堂西", 139, "宾于堂西亦如之")
-    _ev(s, "宾 执弓 弓", 139)
-    _ev(s, "有司 授 矢 to=宾", 139, "(宾与大夫之弓倚于西序，矢在弓下, L75)")
+    _ev(s, "宾 取弓 弓 at=堂西", 139, "唯宾与大夫降阶，遂西取弓矢 (L254; 郑注 尊者宜逸由便也)")
+    _ev(s, "宾 取 矢 at=堂西", 139, "")
     _ev(s, "宾 搢三挟一个 矢", 139)
     _ev(s, "宾 揖", 139, "皆由其阶，阶下揖")
     _ev(s, "主人 揖", 139)
+    bin_(s, 139)
     _ev(s, "主人 升 at=阼阶", 139, "升堂揖 (主人升一等，宾升: the host leads, L13)")
     _ev(s, "宾 升 at=西阶", 139)
     _ev(s, "宾 履物 at=右物", 139, "主人为下射，皆当其物，北面揖，及物揖")
@@ -1019,6 +1036,7 @@ def phase28(s: Staging, r2: _Round2) -> None:
     r2.shoot(p, line=140)
     _ev(s, "宾 揖", 140, "卒，南面揖")
     _ev(s, "主人 揖", 140)
+    bin_(s, 140)
     _ev(s, "宾 降 at=西阶", 140, "皆由其阶，阶上揖，降阶揖")
     _ev(s, "主人 降 at=阼阶", 140)
     _ev(s, "宾 释弓 弓 at=序西", 140, "宾序西，主人序东，皆释弓")
@@ -1027,10 +1045,12 @@ def phase28(s: Staging, r2: _Round2) -> None:
     _ev(s, "主人 释弓 弓 at=序东", 140)
     _ev(s, "主人 说决拾", 141)
     _ev(s, "主人 袭", 141)
+    bin_(s, 141)
     _ev(s, "主人 升 at=阼阶", 141, "升，及阶揖，升堂揖 (主人升一等，宾升)")
     _ev(s, "宾 升 at=西阶", 141)
     _ev(s, "宾 就席", 141, "皆就席")
     _ev(s, "主人 就席", 141)
+    _ev(s, "司射 反位", 260, "卒射即席，而反位卒事")
     r2.after(p)
 
 
@@ -1047,8 +1067,8 @@ def phase29(s: Staging, r2: _Round2) -> None:
         if len(pairs) > 1:
             s.comment(f"{p.name}: {o} (上射) / {d} (下射)")
         _ev(s, f"{d} 袒决遂 at=堂西", 142, "大夫袒决遂")
-        _ev(s, f"{d} 执弓 弓", 142, "执弓")
-        _ev(s, f"有司 授 矢 to={d}", 142, "(from the 西序, L75)")
+        _ev(s, f"{d} 取弓 弓 at=堂西", 142, "执弓 (唯宾与大夫降阶，遂西取弓矢, L254)")
+        _ev(s, f"{d} 取 矢 at=堂西", 142, "")
         _ev(s, f"{d} 搢三挟一个 矢", 142, "搢三挟一个")
         _ev(s, f"{d} 进 at=司射之西", 142, "由堂西出于司射之西，就其耦")
         _ev(s, f"{d} 揖", 143, "大夫为下射，揖进")

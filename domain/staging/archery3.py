@@ -32,10 +32,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from xiangshe.domain.staging import Pair, Staging
-from xiangshe.domain.staging.archery import (SIDES, ascend_pair, bin_pair, chun, collect_arrows, dafu_pairs,
+from xiangshe.domain.staging.archery import (SIDES, ascend_pair, bin_, bin_pair, chun, collect_arrows, dafu_pairs,
                                     descend_pair, drink_losers, lay_out_count, losers_for,
                                     reload_tallies,
                                     report_done, results_for, shoot_pair, tallies)
+
+
+TAISHI = "工1"        # the 大师 who plays 《驺虞》 (the first 工, as in Φ38: 「大师不兴，许诺」)
 
 
 # -- who is who --------------------------------------------------------------------------------
@@ -213,16 +216,18 @@ def _food(s: Staging) -> tuple[str, str, str]:
 
 
 def _ji_series(s: Staging, who: str, jue: str, jian: str, fei: str, line: int, face: str,
-               note: str = "") -> None:
-    """左执爵，祭脯醢；执爵兴，取肺，坐祭，遂祭酒；兴 — one series of offerings."""
+               note: str = "", at: str = "") -> None:
+    """左执爵，祭脯醢；执爵兴，取肺，坐祭，遂祭酒；兴 — one series of offerings; `at`: where the
+    offerings go (the 获者's: the station of the 侯 he offers to, 右个 / 左个 / 侯中)."""
+    where = f" at={at}" if at else ""
     s.ev(f"{who} 坐" + (f" face={face}" if face else ""), line, f"{who}{face}坐{note}")
     s.ev(f"{who} 执 {jue}", line, "左执爵")
-    s.ev(f"{who} 祭 {jian}", line, "祭脯醢")
+    s.ev(f"{who} 祭 {jian}{where}", line, "祭脯醢")
     s.ev(f"{who} 兴", line, "执爵兴" if who == "获者" else "兴")
     s.ev(f"{who} 取 {fei}", line, "取肺")
     s.ev(f"{who} 坐", line, "坐祭")
-    s.ev(f"{who} 祭 {fei}", line, "坐祭")
-    s.ev(f"{who} 祭 {jue}", line, "遂祭酒")
+    s.ev(f"{who} 祭 {fei}{where}", line, "坐祭")
+    s.ev(f"{who} 祭 {jue}{where}", line, "遂祭酒")
     s.ev(f"{who} 兴", line, "兴")
 
 
@@ -248,11 +253,11 @@ def xian_huo_zhe(s: Staging, jue: str) -> None:
     s.ev("获者 适 at=右个", 171, "适右个")
     s.ev(f"弟子7 设 {jian} at=右个", 172, "设荐俎")
     s.ev(f"弟子7 设 {zu} at=右个", 172, "设荐俎")
-    _ji_series(s, "获者", jue, jian, fei, 172, "南面")
+    _ji_series(s, "获者", jue, jian, fei, 172, "南面", at="右个")
     s.ev("获者 适 at=左个", 173, "适左个")
-    _ji_series(s, "获者", jue, jian, fei, 173, "", " (中皆如之: 俎与荐皆三祭, L170)")
-    s.ev("获者 适 at=侯中", 173, "中皆如之")
-    _ji_series(s, "获者", jue, jian, fei, 173, "", " (中皆如之)")
+    _ji_series(s, "获者", jue, jian, fei, 173, "", " (中皆如之: 俎与荐皆三祭, L170)", at="左个")
+    s.ev("获者 适 at=侯中", 173, "中皆如之 (郑注: 先祭左个後中者以外即之至中若神在中也)")
+    _ji_series(s, "获者", jue, jian, fei, 173, "", " (中皆如之)", at="侯中")
     s.ev(f"弟子7 执 {jian}", 173, "左个之西北三步，东面设荐俎")
     s.ev(f"弟子7 执 {zu}", 173, "")
     s.ev(f"弟子7 设 {jian} at=左个之西北三步 face=东面", 173, "左个之西北三步，东面设荐俎")
@@ -404,8 +409,9 @@ def take_arrows_dafu(s: Staging, p: Pair, final: bool = False) -> None:
     s.ev(f"{ou} 反位", 189, "耦反位")
 
 
-def _descend_guests(s: Staging, line: int, note: str) -> None:
-    """宾、主人、大夫降揖 (those of them who shoot)."""
+def _descend_guests(s: Staging, line: int, note: str, usher: bool = False) -> None:
+    """宾、主人、大夫降揖 (those of them who shoot); `usher`: the 司射 ushers the 宾 and the 主人 down
+    (司射摈升降, when they go down to shoot)."""
     downs = []
     for p in s.pairs:
         k = kind(s, p)
@@ -415,6 +421,8 @@ def _descend_guests(s: Staging, line: int, note: str) -> None:
             downs.append((p.lower, "西阶"))
     for who, _ in downs:
         s.ev(f"{who} 揖", line, note)
+    if usher and bin_pair(s):
+        bin_(s, line)
     for who, stairs in downs:
         s.ev(f"{who} 降 at={stairs}", line, "皆由其阶降揖")
 
@@ -430,9 +438,9 @@ def shi_qu_shi(s: Staging, states: dict[tuple[str, str], str]) -> None:
         elif k == "宾耦":
             _descend_guests(s, 184, "宾、主人、大夫降揖如初")
             s.ev("主人 袒决遂 at=堂东", 185, "主人堂东，皆袒决遂")
-            s.ev("主人 执弓 弓", 185, "执弓")
+            s.ev("主人 取弓 弓 at=堂东", 185, "执弓 (he takes up the bow he laid down at the 序东, L140)")
             s.ev("宾 袒决遂 at=堂西", 185, "宾堂西，皆袒决遂")
-            s.ev("宾 执弓 弓", 185, "执弓")
+            s.ev("宾 取弓 弓 at=堂西", 185, "执弓 (唯宾与大夫降阶，遂西取弓矢, L254)")
             s.ev("宾 揖 at=阶前", 185, "皆进阶前揖")
             s.ev("主人 揖 at=阶前", 185, "")
             take_arrows_alternately(s, p, 185)
@@ -452,7 +460,7 @@ def shi_qu_shi(s: Staging, states: dict[tuple[str, str], str]) -> None:
             if bin_pair(s) is None and p == dafu_pairs(s)[0]:
                 _descend_guests(s, 184, "大夫降揖如初")
             s.ev(f"{p.lower} 袒决遂", 187, "大夫袒决遂")
-            s.ev(f"{p.lower} 执弓 弓", 187, "执弓")
+            s.ev(f"{p.lower} 取弓 弓 at=堂西", 187, "执弓 (唯宾与大夫降阶，遂西取弓矢, L254)")
             s.ev(f"{p.lower} 进 at=司射之西", 187, "就其耦")
             take_arrows_dafu(s, p)
             s.ev(f"{p.lower} 适 at=序西", 189, "大夫遂适序西")
@@ -515,14 +523,15 @@ def qing_yi_yue(s: Staging) -> None:
 def _bin_zhuren(s: Staging, p: Pair, shoot, says: dict[str, str] | None = None) -> None:
     """宾·主人 shoot as in Φ28 (如初); their arrows, taken up and belted in Φ37, come with the bow
     (no 有司 授矢, no second 搢三挟一个)."""
-    _descend_guests(s, 196, "宾、主人、大夫、众宾继射 (宾、主人、大夫揖，皆由其阶降揖, 如初)")
+    _descend_guests(s, 196, "宾、主人、大夫、众宾继射 (宾、主人、大夫揖，皆由其阶降揖, 如初)", usher=True)
     s.ev("主人 袒决遂 at=堂东", 196, "(如初: 主人堂东袒决遂)")
-    s.ev("主人 执弓 弓", 196, "(执弓; his arrows are 搢三挟一个 since Φ37)")
+    s.ev("主人 取弓 弓 at=堂东", 196, "(执弓; his arrows are 搢三挟一个 since Φ37)")
     s.ev("宾 袒决遂 at=堂西", 196, "(如初: 宾于堂西亦如之)")
-    s.ev("宾 执弓 弓", 196, "")
+    s.ev("宾 取弓 弓 at=堂西", 196, "(唯宾与大夫降阶，遂西取弓矢, L254)")
     with ruchu(s, 196, says):
         s.ev("宾 揖", 139, "皆由其阶，阶下揖")
         s.ev("主人 揖", 139)
+        bin_(s, 139)
         s.ev("主人 升 at=阼阶", 139, "升堂揖 (主人升一等，宾升)")
         s.ev("宾 升 at=西阶", 139)
         s.ev("宾 履物 at=右物", 139, "主人为下射，皆当其物，北面揖，及物揖")
@@ -530,6 +539,7 @@ def _bin_zhuren(s: Staging, p: Pair, shoot, says: dict[str, str] | None = None) 
         shoot(p)
         s.ev("宾 揖", 140, "卒，南面揖")
         s.ev("主人 揖", 140)
+        bin_(s, 140)
         s.ev("宾 降 at=西阶", 140, "皆由其阶，阶上揖，降阶揖")
         s.ev("主人 降 at=阼阶", 140)
         s.ev("宾 释弓 弓 at=序西", 140, "宾序西，主人序东，皆释弓")
@@ -538,10 +548,12 @@ def _bin_zhuren(s: Staging, p: Pair, shoot, says: dict[str, str] | None = None) 
         s.ev("主人 释弓 弓 at=序东", 140)
         s.ev("主人 说决拾", 141)
         s.ev("主人 袭", 141)
+        bin_(s, 141)
         s.ev("主人 升 at=阼阶", 141, "升，及阶揖，升堂揖 (主人升一等，宾升)")
         s.ev("宾 升 at=西阶", 141)
         s.ev("宾 就席", 141, "皆就席")
         s.ev("主人 就席", 141)
+    s.ev("司射 反位", 260, "卒射即席，而反位卒事")
 
 
 def _dafu(s: Staging, p: Pair, shoot, says: dict[str, str] | None = None) -> None:
@@ -550,7 +562,7 @@ def _dafu(s: Staging, p: Pair, shoot, says: dict[str, str] | None = None) -> Non
     if bin_pair(s) is None and p is dafu_pairs(s)[0]:
         _descend_guests(s, 196, "宾、主人、大夫、众宾继射 (大夫揖，由其阶降, 如初)")
     s.ev(f"{dafu} 袒决遂 at=堂西", 196, "(如初: 大夫袒决遂)")
-    s.ev(f"{dafu} 执弓 弓", 196, "(执弓; his arrows are 搢三挟一个 since Φ37)")
+    s.ev(f"{dafu} 取弓 弓 at=堂西", 196, "(执弓, 唯宾与大夫降阶，遂西取弓矢, L254; his arrows are 搢三挟一个 since Φ37)")
     with ruchu(s, 196, says):
         s.ev(f"{dafu} 进 at=司射之西", 142, "由堂西出于司射之西，就其耦")
         s.ev(f"{dafu} 揖", 143, "大夫为下射，揖进")
@@ -583,7 +595,16 @@ def she(s: Staging, beats) -> None:
 
     def shoot(p: Pair) -> None:
         nonlocal released
-        up, low = shoot_pair(s, 3, p, *results[p.name], tally=True, beat=beats[p.name], line=196)
+        # 歌《驺虞》…皆五终 (L265): five runs of the song for each pair, one heard before shooting,
+        # then one for each 拾 (郑注 「鄉射之鼓五節歌五終所以將八矢一節之閒當拾發四節四拾其一節先以聽也」)
+        own = type(s).ev               # the 记's own line, not a 如初 of round 2 (ruchu rebinds s.ev)
+        own(s, f"{TAISHI} 终 for={p.upper}", 265, "歌《驺虞》…皆五终 (郑注: 其一節先以聽也)")
+
+        def run(n: int) -> None:
+            own(s, f"{TAISHI} 终 for={p.upper}", 265, f"(郑注: 一節之閒當拾發, arrow {n})")
+
+        up, low = shoot_pair(s, 3, p, *results[p.name], tally=True, beat=beats[p.name], line=196,
+                             each_arrow=run)
         released = up + low
 
     for n, p in enumerate(s.pairs):
