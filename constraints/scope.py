@@ -35,6 +35,16 @@ from xiangshe.fsm.table import Table
 PHASES, OPEN, OUTSIDE = "scope.phases", "scope.open", "scope.fragment"
 IDS = (PHASES, OPEN, OUTSIDE)
 NAMES = {PHASES: "全礼之节", OPEN: "事毕", OUTSIDE: "片段之节"}
+WHAT = {
+    PHASES: "a trace that declares no fragment is a whole ceremony and stages every phase the text "
+            "prescribes (Φ10 and Φ29 only when a 大夫 or a 公 is in the cast; a `phase` line with no "
+            "events under it stages the phase empty)",
+    OPEN: "at the end of a whole ceremony every implement whose machine names final states is in one "
+          "of them (the 侯 let down, the 中 taken away, no 荐 or 俎 left in someone's hands)",
+    OUTSIDE: "the events of a fragment lie in the phases its `fragment` line declares",
+}
+#: the words of the text each check answers to: the ceremony's opening, its archery's close
+QUOTES = {PHASES: "乡射之礼", OPEN: "司马命弟子说侯之左下纲而释之", OUTSIDE: "乡射之礼"}
 #: roles whose presence makes Φ10 (遵者入·献大夫) and Φ29 (大夫射) part of the whole ceremony
 ZUN_ZHE = ("大夫", "诸公")
 CONDITIONAL = {"Φ10": ZUN_ZHE, "Φ29": ZUN_ZHE}
