@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from xiangshe.constraints.pattern import Context
 from xiangshe.constraints.rulebook import Rule, active_rules
+from xiangshe.constraints.scope import NAMES, Problem, Scope, scope
 from xiangshe.constraints.scoring import RoundScore, audit, audit_id
 from xiangshe.domain.errors import InputError, TraceError, did_you_mean
 from xiangshe.domain.gcpause import gc_paused
@@ -69,6 +70,7 @@ class Result:
     not_applied: tuple[str, ...] = ()              # the checks not applied to it (--select, --ignore …)
     input_errors: tuple[InputError, ...] = ()      # when it could not be read as a trace
     more_errors: int = 0                           # how many more input errors were only counted
+    scope: Scope | None = None                     # what the check covered (constraints/scope.py)
 
     @property
     def ok(self) -> bool:
@@ -161,13 +163,23 @@ def check_trace(trace: Trace, rules: Sequence[Rule] | None = None,
     rep = replay(trace)
     findings = [refusal_finding(trace, r) for r in rep.refusals]
     ctx = Context(trace, rep)
-    for rule in rules if rules is not None else active_rules():
+    rules = rules if rules is not None else active_rules()
+    for rule in rules:
         if rule.encoded:
             findings += rule_findings(trace, ctx, rule)
     rounds = audit(trace, readings)
     findings += audit_findings(trace, rounds)
+    covered, problems = scope(trace, rep, ctx, rules)
+    findings += [scope_finding(trace, p) for p in problems]
     findings.sort(key=lambda f: f.sort_key)
-    return Result(trace.path, len(trace), tuple(findings), tuple(rounds), suppressions)
+    return Result(trace.path, len(trace), tuple(findings), tuple(rounds), suppressions, scope=covered)
+
+
+def scope_finding(trace: Trace, p: Problem) -> Finding:
+    """A scope check's finding (a whole ceremony that is not whole, something left open …)."""
+    return Finding(p.check, NAMES[p.check], None, p.event, p.line, p.message, p.citation,
+                   "constraints/scope.py  what a whole ceremony or a fragment must be", (),
+                   trace.line_text(p.line) if p.line else "", None, p.subject)
 
 
 def _subject(trace: Trace, line: int | None) -> str:

@@ -24,6 +24,10 @@ from xiangshe.constraints.check import Finding, check_trace, rule_findings
 from xiangshe.constraints.pattern import Context
 from xiangshe.constraints.readings import Point, defaults, points
 from xiangshe.constraints.rulebook import Rule, active_rules, find_rule, rulebook
+from xiangshe.constraints.scope import IDS as SCOPE_IDS
+from xiangshe.constraints.scope import NAMES as SCOPE_NAMES
+from xiangshe.constraints.scope import QUOTES as SCOPE_QUOTES
+from xiangshe.constraints.scope import WHAT as SCOPE_WHAT
 from xiangshe.constraints.scoring import AUDIT_CHECKS, audit_id
 from xiangshe.constraints.templates import person_matches
 from xiangshe.domain.errors import did_you_mean
@@ -199,6 +203,22 @@ def audit_checks() -> tuple[AuditCheck, ...]:
     return tuple(AuditCheck(audit_id(c), c, what, TEXT.cite(quote)) for c, what, quote in AUDIT_CHECKS)
 
 
+@dataclass(frozen=True)
+class ScopeCheck:
+    """A check of what a staging claims to be (constraints/scope.py): `scope.phases`, `scope.open`,
+    `scope.fragment`."""
+
+    id: str
+    name: str
+    what: str
+    citation: Citation
+    defined: str = "constraints/scope.py"
+
+
+def scope_checks() -> tuple[ScopeCheck, ...]:
+    return tuple(ScopeCheck(i, SCOPE_NAMES[i], SCOPE_WHAT[i], TEXT.cite(SCOPE_QUOTES[i])) for i in SCOPE_IDS)
+
+
 class UnknownSubject(LookupError):
     """A word that names no rule, machine or audit check; the message says what was meant."""
 
@@ -215,10 +235,10 @@ def subject_names() -> list[str]:
     """Every word `explain` knows: rule ids, names and catalogue ids, machine and audit ids."""
     rules = rulebook()
     return ([r.id for r in rules] + [r.name for r in rules] + [r.catalogue for r in rules if r.catalogue]
-            + [f"{MACHINE}{t.slug}" for t in tables()] + [a.id for a in audit_checks()])
+            + [f"{MACHINE}{t.slug}" for t in tables()] + [a.id for a in audit_checks()] + list(SCOPE_IDS))
 
 
-def resolve(word: str) -> list[Rule] | Table | AuditCheck:
+def resolve(word: str) -> list[Rule] | Table | AuditCheck | ScopeCheck:
     """The rules (ASCII id, Chinese name or catalogue id), the machine (`machine.<slug>`, or
     `machine.<name>`) or the audit check (`audit.<catalogue>`) a word names, in any script and case;
     a catalogue id that only the audit checks (N01) names its audit check.
@@ -241,6 +261,9 @@ def resolve(word: str) -> list[Rule] | Table | AuditCheck:
             for a in audit_checks():
                 if rest.upper() == a.catalogue:
                     return a
+        for sc in scope_checks():
+            if w.lower() == sc.id:
+                return sc
     found: list[Rule] = []
     for w in spellings:
         found += [r for r in find_rule(w) if r not in found]

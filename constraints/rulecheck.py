@@ -85,15 +85,6 @@ def check_machines(tables: Sequence[Table]) -> list[Item]:
     return out
 
 
-def _obliging(rule: Rule) -> list:
-    t = rule.template
-    if t.kind in ("precedence", "count_before", "absence_between"):
-        return [t.then]
-    if t.kind == "alternate":
-        return [t.a, t.b]
-    return []
-
-
 def check_vacuity(rules: Sequence[Rule], stagings: Sequence[Trace]) -> list[Item]:
     ctxs = [Context(t, replay(t)) for t in stagings]
     acts = {e.act for t in stagings for e in t}
@@ -107,7 +98,7 @@ def check_vacuity(rules: Sequence[Rule], stagings: Sequence[Trace]) -> list[Item
             out.append(Item("vacuity", r.id, True, "applies to the cast of every staging", r.location))
             continue
         missing = sorted({a for p in pats for a in (p.acts or ()) if a not in acts})
-        triggers = _obliging(r)
+        triggers = r.template.triggers()
         fired = not triggers or any(ctx.matches(p, e) for p in triggers for ctx in ctxs
                                     for e in ctx.trace)
         ok = fired and len(missing) < len({a for p in pats for a in (p.acts or ())})

@@ -25,13 +25,15 @@ from functools import cache
 from pathlib import Path
 
 from xiangshe.constraints.rulebook import Rule, rulebook
+from xiangshe.constraints.scope import IDS as SCOPE_IDS
+from xiangshe.constraints.scope import NAMES
 from xiangshe.constraints.scoring import AUDIT_CHECKS, audit_id
 from xiangshe.domain.errors import InputError, did_you_mean
 from xiangshe.domain.text import TEXT, Citation
 from xiangshe.fsm.table import tables
 
 UNUSED = "suppression.unused"
-KINDS = ("rule", "machine", "audit", "suppression")
+KINDS = ("rule", "machine", "audit", "scope", "suppression")
 _SECTION = re.compile(r"^[a-z]_")
 _CATALOGUE_PREFIX = re.compile(r"^[RN]\d{0,2}$")
 _CATALOGUE = re.compile(r"^[RN]\d{2,3}[A-Z]?$")
@@ -66,6 +68,7 @@ def universe() -> tuple[CheckInfo, ...]:
             for t in tables()]
     out += [CheckInfo(audit_id(c), "数获", c, "audit", "scoring", None, TEXT.cite(q))
             for c, _, q in AUDIT_CHECKS]
+    out += [CheckInfo(i, NAMES[i], None, "scope", "scope", None, TEXT.cite("乡射之礼")) for i in SCOPE_IDS]
     out.append(CheckInfo(UNUSED, "未用之豁免", None, "suppression", None, None, TEXT.cite("乡射之礼")))
     return tuple(out)
 
@@ -78,7 +81,7 @@ def by_id() -> dict[str, CheckInfo]:
 def in_force(rules: Sequence[Rule]) -> tuple[str, ...]:
     """The ids of the checks `check` makes under the rules in force (their order is the report's)."""
     return tuple([r.id for r in rules if r.encoded] + [f"machine.{t.slug}" for t in tables()]
-                 + [audit_id(c) for c, _, _ in AUDIT_CHECKS] + [UNUSED])
+                 + [audit_id(c) for c, _, _ in AUDIT_CHECKS] + list(SCOPE_IDS) + [UNUSED])
 
 
 @cache

@@ -42,6 +42,7 @@ def _desc(same: Same) -> str:
 class Template:
     kind: ClassVar[str]
     fields: ClassVar[tuple[str, ...]]
+    trigger_fields: ClassVar[tuple[str, ...]] = ()
 
     def holds(self, ctx: Context) -> list[Violation]:
         raise NotImplementedError
@@ -56,6 +57,11 @@ class Template:
 
     def patterns(self) -> list[Pattern]:
         return [getattr(self, f) for f in self.fields if isinstance(getattr(self, f), Pattern)]
+
+    def triggers(self) -> list[Pattern]:
+        """The patterns whose events oblige something (the rule is vacuous where none occurs);
+        none for a rule that holds throughout (a prohibition, a count, a rule of the cast)."""
+        return [getattr(self, f) for f in self.trigger_fields]
 
 
 @dataclass(frozen=True)
@@ -83,6 +89,7 @@ class Precedence(Template):
     same: Same = ()
     kind: ClassVar[str] = "precedence"
     fields: ClassVar[tuple[str, ...]] = ("first", "then")
+    trigger_fields: ClassVar[tuple[str, ...]] = ("then",)
 
     def holds(self, ctx: Context) -> list[Violation]:
         seen: set = set()
@@ -111,6 +118,7 @@ class Response(Template):
     same: Same = ()
     kind: ClassVar[str] = "response"
     fields: ClassVar[tuple[str, ...]] = ("first", "then")
+    trigger_fields: ClassVar[tuple[str, ...]] = ("first",)
 
     def holds(self, ctx: Context) -> list[Violation]:
         seen: set = set()
@@ -203,6 +211,7 @@ class CountBefore(Template):
     same: Same = ()
     kind: ClassVar[str] = "count_before"
     fields: ClassVar[tuple[str, ...]] = ("first", "then")
+    trigger_fields: ClassVar[tuple[str, ...]] = ("then",)
 
     def holds(self, ctx: Context) -> list[Violation]:
         count: Counter = Counter()
@@ -238,6 +247,7 @@ class AbsenceBetween(Template):
     same: Same = ()
     kind: ClassVar[str] = "absence_between"
     fields: ClassVar[tuple[str, ...]] = ("after", "forbid", "then")
+    trigger_fields: ClassVar[tuple[str, ...]] = ("then",)
 
     def holds(self, ctx: Context) -> list[Violation]:
         state: dict = {}            # key -> index of a forbid event since the latest `after`, or -1
@@ -278,6 +288,7 @@ class Alternate(Template):
     same: Same = ()
     kind: ClassVar[str] = "alternate"
     fields: ClassVar[tuple[str, ...]] = ("a", "b")
+    trigger_fields: ClassVar[tuple[str, ...]] = ("a", "b")
 
     def holds(self, ctx: Context) -> list[Violation]:
         na: Counter = Counter()

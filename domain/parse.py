@@ -3,6 +3,8 @@ same records as one JSON document (`.json`) or a YAML list (`.yaml`, `.yml`).
 
 Line format, one statement per line, `#` starts a comment:
 
+    fragment Φ21–Φ22                  the trace is a part of the ceremony (before any event; omit it
+                                      for a whole ceremony)
     cast 甲 弟子                      a person: name, role, [rank=…]
     pair 上耦 上射=甲 下射=乙          a pair (耦) and its two sides
     phase Φ21                         every following event belongs to this phase
@@ -10,7 +12,7 @@ Line format, one statement per line, `#` starts a comment:
 
 JSON Lines: one JSON object per line, either an event `{"actor", "act", "obj"?, key: value …}`
 or a directive `{"cast": name, "role": …}`, `{"pair": name, "上射": …, "下射": …}`,
-`{"phase": "Φ21"}`. JSON: an array of those records. All are read into the same Trace, with the
+`{"phase": "Φ21"}`, `{"fragment": "Φ21–Φ22"}`. JSON: an array of those records. All are read into the same Trace, with the
 file and line of every event. Which reader a file takes, and where its bytes come from (a file, a
 directory, standard input), is domain/sources.py's business; here are the readers and the bounded
 reading of bytes they share.
@@ -31,7 +33,7 @@ from typing import BinaryIO
 
 from xiangshe.domain.errors import InputError, TraceError, did_you_mean
 from xiangshe.domain.gcpause import gc_paused
-from xiangshe.domain.trace import SIDES, Cast, Directive, Event, ObjectRef, Pair, Person, Trace
+from xiangshe.domain.trace import SIDES, Cast, Directive, Event, Fragment, ObjectRef, Pair, Person, Trace, phase_span
 from xiangshe.domain.vocabulary import PERSON_KEYS, PLACE_KEYS, Vocabulary, split_number, vocabulary
 
 MAX_BYTES = 64 * 1024 * 1024     # documented limit on one trace file
@@ -92,6 +94,7 @@ class _Reader:
         self.phase: str | None = None
         self.phase_lines: list[tuple[int, str]] = []
         self.directives: list[Directive] = []
+        self.fragment: Fragment | None = None
         self._resolved: dict[tuple, tuple] = {}
         self._failed: dict[tuple, int] = {}      # the events that did not resolve: how many errors
 
@@ -311,6 +314,45 @@ class _Reader:
             obj_token = obj.kind + suffix             # the vocabulary's form: 觶2 → 觯2, jue2 → 爵2
         return actor, act, obj, tuple(resolved), obj_token
 
+    def set_fragment(self, line: int, spec: object) -> None:
+        """`fragment Φ03–Φ07` (also Φ03-Φ07, Φ03..Φ07, lists with commas or spaces, or nothing):
+        once, before the first event."""
+        if self.fragment is not None:
+            self.fail(line, f"a second fragment declaration (the first is at line {self.fragment.line})")
+            return
+        if self.events:
+            self.fail(line, "a fragment declaration goes before the first event",
+                      hint=f"move it above line {self.events[0].line}")
+            return
+        if spec is True or spec is None:
+            spec = ""
+        if isinstance(spec, list) and all(isinstance(x, str) for x in spec):
+            spec = ",".join(spec)
+        if not isinstance(spec, str):
+            self.fail(line, f"fragment: write the phases it covers, e.g. Φ03–Φ07, not {spec!r}")
+            return
+        phases: list[str] = []
+        order = list(self.vocab.phases)
+        for part in re.split(r"[,，、\s]+", spec.strip()):
+            if not part:
+                continue
+            ends = re.split(r"\.\.|[–—~-]", part)
+            if len(ends) > 2 or not all(ends):
+                self.fail(line, f"fragment: {part} is not a phase or a span of phases",
+                          hint="write Φ03–Φ07, Φ21 or Φ03–Φ07, Φ21")
+                return
+            bad = [p for p in ends if p not in self.vocab.phases]
+            if bad:
+                self.fail(line, f"fragment: unknown phase {bad[0]}", word=bad[0],
+                          hint=lambda: did_you_mean(bad[0], self.vocab.phases))
+                return
+            i, j = order.index(ends[0]), order.index(ends[-1])
+            if j < i:
+                self.fail(line, f"fragment: {part} runs backwards", hint=f"write {ends[-1]}–{ends[0]}")
+                return
+            phases += order[i:j + 1]
+        self.fragment = Fragment(line, tuple(dict.fromkeys(phases)) or None)
+
     def set_phase(self, line: int, pid: str) -> None:
         if pid not in self.vocab.phases:
             self.fail(line, f"unknown phase {pid}", lambda: did_you_mean(pid, self.vocab.phases))
@@ -323,7 +365,8 @@ class _Reader:
             self.fail(1, "the trace has no events")
         if self.errors:
             raise TraceErrors(self.errors, self.more)
-        return Trace(self.path, self.events, self.cast, self.phase_lines, self.lines, self.directives)
+        return Trace(self.path, self.events, self.cast, self.phase_lines, self.lines, self.directives,
+                     self.fragment)
 
 
 def _split_kv(words: Iterable[str]) -> tuple[list[str], list[tuple[str, str]]]:
@@ -424,7 +467,9 @@ def parse_lines(text: str, path: str = "<trace>", vocab: Vocabulary | None = Non
         head = words[0]
         if head in ("cast", "pair"):
             plain, kv = _split_kv(words[1:])
-        if head == "phase":
+        if head == "fragment":
+            r.set_fragment(n, " ".join(words[1:]))
+        elif head == "phase":
             if len(words) < 2:
                 r.fail(n, "phase needs an id such as Φ21")
             else:
@@ -466,7 +511,9 @@ def _record(r: _Reader, n: int, rec: dict[str, str], raw: str) -> None:
     if "ignore" in rec:                            # a suppression: "ignore": "R120: reason"
         rec = dict(rec)
         r.directives.append(Directive(n, n, rec.pop("ignore"), "field"))
-    if "phase" in rec:
+    if "fragment" in rec:
+        r.set_fragment(n, rec["fragment"])
+    elif "phase" in rec:
         r.set_phase(n, rec["phase"])
     elif "cast" in rec:
         if "role" not in rec:
@@ -762,8 +809,11 @@ def event_record(e: Event) -> dict[str, str]:
 
 
 def to_jsonl(trace: Trace) -> str:
-    """The trace as JSON Lines: cast, pairs, then events with phase records where the phase changes."""
-    out = []
+    """The trace as JSON Lines: its fragment declaration, cast, pairs, then events with phase
+    records where the phase changes."""
+    out: list[dict] = []
+    if trace.fragment is not None:
+        out.append({"fragment": phase_span(trace.fragment.phases) if trace.fragment.phases else ""})
     for p in trace.cast.persons.values():
         if p.line is not None:
             out.append({"cast": p.name, "role": p.role} | ({"rank": p.rank} if p.rank else {}))
@@ -781,6 +831,8 @@ def to_jsonl(trace: Trace) -> str:
 def to_lines(trace: Trace) -> str:
     """The trace in the line format."""
     out = []
+    if trace.fragment is not None:
+        out.append("fragment" + (f" {phase_span(trace.fragment.phases)}" if trace.fragment.phases else ""))
     for p in trace.cast.persons.values():
         if p.line is not None:
             out.append(f"cast {p.name} {p.role}" + (f" rank={p.rank}" if p.rank else ""))

@@ -160,7 +160,7 @@ def trace_schema(v: Vocabulary | None = None) -> dict:
         "items": {"$ref": "#/definitions/record"},
         "definitions": {
             "record": {"anyOf": [{"$ref": "#/definitions/event"}, {"$ref": "#/definitions/phase"},
-                                 {"$ref": "#/definitions/cast"}, {"$ref": "#/definitions/pair"}]},
+                                 {"$ref": "#/definitions/fragment"}, {"$ref": "#/definitions/cast"}, {"$ref": "#/definitions/pair"}]},
             "event": {
                 "title": "an event: ACTOR ACT [OBJECT] [key=value …]",
                 "type": "object",
@@ -176,6 +176,18 @@ def trace_schema(v: Vocabulary | None = None) -> dict:
                     [p.id for p in phases],
                     [f"{p.name} ({p.paragraph}" + (f", round {p.round})" if p.round else ")")
                      for p in phases], "a phase Φ01–Φ52"), "ignore": IGNORE},
+                "additionalProperties": False,
+            },
+            "fragment": {
+                "title": "the trace is a part of the ceremony, not the whole: the phases it covers",
+                "type": "object",
+                "required": ["fragment"],
+                "properties": {"fragment": {
+                    "type": "string",
+                    "pattern": "^(|\\s*Φ\\d\\d(\\s*(–|—|-|\\.\\.|~)\\s*Φ\\d\\d)?(\\s*[,，、\\s]\\s*Φ\\d\\d(\\s*(–|—|-|\\.\\.|~)\\s*Φ\\d\\d)?)*\\s*)$",
+                    "description": "phases or spans of phases, e.g. Φ21–Φ22 or Φ03–Φ07, Φ21; "
+                                   "empty: a part whose phases are not named"},
+                    "ignore": IGNORE},
                 "additionalProperties": False,
             },
             "cast": {

@@ -3,7 +3,8 @@
 Every event knows the file and line it came from. Persons are declared in the cast (or named by
 a role that has one person, such as 主人, or by a role and a number, such as 众宾2); the pairs (耦)
 give each shooter his pair and his side (上射 or 下射). Phase markers (`phase Φ21`) give each event
-its phase and, through the vocabulary, its round of shooting.
+its phase and, through the vocabulary, its round of shooting. A trace is a whole ceremony unless
+it declares itself a fragment (`fragment Φ03–Φ07`, before its first event).
 """
 
 from __future__ import annotations
@@ -88,6 +89,37 @@ class Directive:
     form: str                 # "comment" or "field"
 
 
+@dataclass(frozen=True)
+class Fragment:
+    """A trace that declares itself a part of the ceremony (`fragment Φ03–Φ07`): `check` then does
+    not ask for the phases it leaves out, nor for what is still open at its end. `phases` is None
+    when the declaration names none (`fragment` alone)."""
+
+    line: int
+    phases: tuple[str, ...] | None
+
+    def label(self) -> str:
+        if not self.phases:
+            return "a fragment (its phases not named)"
+        return f"a fragment ({phase_span(self.phases)})"
+
+
+def phase_span(phases: tuple[str, ...] | list[str]) -> str:
+    """Phase ids as runs: Φ03–Φ07, Φ21.
+
+    >>> phase_span(["Φ03", "Φ04", "Φ05", "Φ21", "Φ23", "Φ24"])
+    'Φ03–Φ05, Φ21, Φ23–Φ24'
+    """
+    nums = sorted({int(p[1:]) for p in phases})
+    runs: list[list[int]] = []
+    for n in nums:
+        if runs and runs[-1][-1] == n - 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(f"Φ{r[0]:02d}" + (f"–Φ{r[-1]:02d}" if len(r) > 1 else "") for r in runs)
+
+
 @dataclass
 class Cast:
     persons: dict[str, Person] = field(default_factory=dict)
@@ -107,6 +139,7 @@ class Trace:
     phase_lines: list[tuple[int, str]] = field(default_factory=list)
     source_lines: list[str] = field(default_factory=list)
     directives: list[Directive] = field(default_factory=list)
+    fragment: Fragment | None = None       # None: the trace is a whole ceremony
 
     def __iter__(self) -> Iterator[Event]:
         return iter(self.events)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from xiangshe.constraints.explain import AuditCheck, Explanation
+from xiangshe.constraints.explain import AuditCheck, Explanation, ScopeCheck
 from xiangshe.domain.text import TEXT, Citation
 from xiangshe.fsm.table import Table
 from xiangshe.reports.messages import label, prose, t
@@ -83,7 +83,22 @@ def audit_json(check: AuditCheck) -> dict:
             "quotes": [{"text": check.citation.quote, "source_line": check.citation.line}]}
 
 
-def explain_output(subject: Sequence[Explanation] | Table | AuditCheck, fmt: str) -> str:
+def scope_text(check: ScopeCheck) -> str:
+    """A check of what a staging claims to be (a whole ceremony, a fragment)."""
+    return "\n".join([f"{check.name}  ({check.id})",
+                      f"  {label('defined')}{check.defined}",
+                      f"  {label('checks')}{prose(check.what) or check.name}",
+                      f"  {t('text')}:",
+                      f"    {_in_context(check.citation)}"])
+
+
+def scope_json(check: ScopeCheck) -> dict:
+    return {"id": check.id, "name": check.name, "kind": "scope", "checks": check.what,
+            "defined": check.defined,
+            "quotes": [{"text": check.citation.quote, "source_line": check.citation.line}]}
+
+
+def explain_output(subject: Sequence[Explanation] | Table | AuditCheck | ScopeCheck, fmt: str) -> str:
     """The whole output of `explain` in `fmt` (text or json): rules' explanations, a machine, or an
     audit check. JSON: `{"rules": […]}`, `{"machines": [{…}]}` or `{"audits": [{…}]}`."""
     from xiangshe.reports import render
@@ -92,6 +107,8 @@ def explain_output(subject: Sequence[Explanation] | Table | AuditCheck, fmt: str
         doc, text = {"machines": [machine_json(subject)]}, machine_text
     elif isinstance(subject, AuditCheck):
         doc, text = {"audits": [audit_json(subject)]}, audit_text
+    elif isinstance(subject, ScopeCheck):
+        doc, text = {"scopes": [scope_json(subject)]}, scope_text
     else:
         if fmt == "json":
             return json.dumps({"rules": [render.explain_json(x) for x in subject]}, ensure_ascii=False,

@@ -28,7 +28,7 @@ ZH = {
     "text": "原文",
     "scoring audit": "计分核查",
     "the scoring audit": "计分核查",
-    "readings": "所从之说",
+    "readings": "所从之说", "scope": "范围",
     # explain
     "defined": "定义",
     "status": "状态",
@@ -294,6 +294,27 @@ def ok_summary(traces: int, events: int) -> str:
     if language() == "zh":
         return f"无违例：{traces} 份仪注，{events} 个事件"
     return f"ok: {traces} trace{'s' if traces != 1 else ''}, {events} events, no violations"
+
+
+def scope_summary(claim: str, staged: int, span: str, throughout: int, triggered: int,
+                  unreached: list[str], opened: list[str], whole: bool) -> str:
+    """What one check covered: `the whole ceremony — 52 phases staged (Φ01–Φ52); rules in force: 86
+    hold throughout, 80 of 86 triggered (not triggered: 6: …); nothing left open`."""
+    names = ", ".join(unreached[:6]) + (" …" if len(unreached) > 6 else "")
+    total = triggered + len(unreached)
+    if language() == "zh":
+        claim = {"the whole ceremony": "全礼"}.get(claim, claim.replace("a fragment", "片段")
+                                                 .replace("its phases not named", "未言其节"))
+        left = ("事毕无遗" if whole else "末无未竟") if not opened else \
+            ("事毕未竟：" if whole else "末有未竟（片段不计为违例）：") + "、".join(opened)
+        return (f"{claim} — 已演 {staged} 节" + (f"（{span}）" if span else "") +
+                f"；在用之规：{throughout} 条通篇皆验，{total} 条有所待而验者触及 {triggered} 条" +
+                (f"（未触及 {len(unreached)} 条：{names}）" if unreached else "") + f"；{left}")
+    left = ("nothing left open" if whole else "nothing open at its end") if not opened else \
+        ("left open at the end: " if whole else "open at its end (not faults in a fragment): ") + ", ".join(opened)
+    return (f"{claim} — {staged} phase{'s' if staged != 1 else ''} staged" + (f" ({span})" if span else "")
+            + f"; rules in force: {throughout} checked throughout, {triggered} of {total} triggered"
+            + (f" (not triggered: {len(unreached)}: {names})" if unreached else "") + f"; {left}")
 
 
 def unreadable_summary(unread: int, traces: int, total: int, bad: int, events: int) -> str:

@@ -90,6 +90,7 @@ def check_text(results: Sequence[Result], readings: dict[str, str] | None = None
     for r in readable:
         out += [finding_text(f, r.path) for f in r.findings]
         out += scoring_text(r, scoring)
+    out += scope_text(readable)
     total = sum(len(r.findings) for r in readable)
     events = sum(r.events for r in readable)
     bad = sum(1 for r in readable if not r.ok)
@@ -106,6 +107,44 @@ def check_text(results: Sequence[Result], readings: dict[str, str] | None = None
         from xiangshe.constraints.readings import describe
         out.append(f"{t('readings')}: {msg.sentence('FRAME', describe(readings))}")
     return "\n".join(out)
+
+
+SCOPE_LINES = 10          # past this many stagings, one line sums up their scopes
+
+
+def scope_text(results: Sequence[Result]) -> list[str]:
+    """What each check covered (constraints/scope.py): one line per staging, or one for a batch."""
+    from xiangshe.domain.trace import phase_span
+    from xiangshe.reports.messages import scope_summary
+    scoped = [r for r in results if r.scope is not None]
+    if not scoped:
+        return []
+    if len(scoped) > SCOPE_LINES:
+        whole = sum(1 for r in scoped if r.scope.whole)
+        reached = set().union(*(r.scope.reached for r in scoped))
+        total = set(reached).union(*(r.scope.unreached for r in scoped))
+        return [f"{t('scope')}: {whole} whole ceremon{'ies' if whole != 1 else 'y'}, "
+                f"{len(scoped) - whole} fragment{'s' if len(scoped) - whole != 1 else ''}; "
+                f"{len(reached)} of {len(total)} rules with a trigger triggered by some staging"]
+    out = []
+    for r in scoped:
+        s = r.scope
+        line = scope_summary(s.claim(), len(s.phases), phase_span(s.phases) if s.phases else "",
+                             len(s.throughout), len(s.reached), list(s.unreached),
+                             [f"{o.instance} {o.state}" for o in s.open], s.whole)
+        out.append(f"{t('scope')}: " + (f"{r.path}: " if len(scoped) > 1 else "") + line)
+    return out
+
+
+def scope_json(r: Result) -> dict | None:
+    s = r.scope
+    if s is None:
+        return None
+    return {"whole": s.whole, "fragment": list(s.declared) if s.declared else ([] if not s.whole else None),
+            "phases": list(s.phases), "missing_phases": list(s.missing),
+            "rules_throughout": list(s.throughout), "rules_reached": list(s.reached), "rules_not_reached": list(s.unreached),
+            "open": [{"instance": o.instance, "machine": o.machine, "state": o.state,
+                      "final": list(o.final), "line": o.line} for o in s.open]}
 
 
 def finding_json(f: Finding) -> dict:
@@ -129,7 +168,7 @@ def trace_json(r: Result) -> dict:
            "violations": [finding_json(f) for f in r.findings],
            "suppressed": [suppressed_json(s) for s in r.suppressed],
            "not_applied": list(r.not_applied),
-           "scoring": scoring_json(r)}
+           "scoring": scoring_json(r), "scope": scope_json(r)}
     if r.input_errors:
         doc["error"] = r.input_text()
         doc["input_errors"] = [input_error_json(e) for e in r.input_errors]

@@ -1,0 +1,191 @@
+"""What a check covered, and whether the staging is the whole it claims to be.
+
+A trace is a whole ceremony unless it declares itself a fragment (`fragment Φ03–Φ07` before its
+first event). "ok" is earned only by what was checked, so `check` states the scope of every staging:
+the phases it stages; the rules in force that hold throughout (prohibitions, counts, rules of the
+cast: checked on every event), those it triggered (what obliges something happened and was checked)
+and those it never triggered (vacuous in it); and what its machines leave open at its end.
+
+Three checks follow from the claim (each a finding, suppressible like any other):
+- `scope.phases`: a whole ceremony stages every phase the text prescribes (a `phase` line with no
+  events under it stages it empty: the 宾 and 主人 who do not shoot leave Φ28 so) (Φ10, the entry of the
+  遵者, and Φ29, the 大夫 shooting, only when a 大夫 or a 公 is in the cast); a staging that stops at Φ21, or skips the 旅酬, is not
+  a whole ceremony — declare the part it is.
+- `scope.open`: at the end of a whole ceremony every implement whose machine names the states where
+  its part ends (the 侯 let down, the 中 taken away, the food removed or left set …) is in one of them:
+  a 侯 still spread, or a 俎 still in someone's hands, is unfinished business. In a fragment the same
+  things are listed, not faulted.
+- `scope.fragment`: a fragment's events lie in the phases it declares.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from xiangshe.constraints.pattern import Context
+from xiangshe.constraints.rulebook import Rule
+from xiangshe.domain.text import TEXT, Citation
+from xiangshe.domain.trace import Trace, phase_span
+from xiangshe.domain.vocabulary import vocabulary
+from xiangshe.fsm.replay import Replay, object_steps
+from xiangshe.fsm.table import Table
+
+PHASES, OPEN, OUTSIDE = "scope.phases", "scope.open", "scope.fragment"
+IDS = (PHASES, OPEN, OUTSIDE)
+NAMES = {PHASES: "全礼之节", OPEN: "事毕", OUTSIDE: "片段之节"}
+WHAT = {
+    PHASES: "a trace that declares no fragment is a whole ceremony and stages every phase the text "
+            "prescribes (Φ10 and Φ29 only when a 大夫 or a 公 is in the cast; a `phase` line with no "
+            "events under it stages the phase empty)",
+    OPEN: "at the end of a whole ceremony every implement whose machine names final states is in one "
+          "of them (the 侯 let down, the 中 taken away, no 荐 or 俎 left in someone's hands)",
+    OUTSIDE: "the events of a fragment lie in the phases its `fragment` line declares",
+}
+#: the words of the text each check answers to: the ceremony's opening, its archery's close
+QUOTES = {PHASES: "乡射之礼", OPEN: "司马命弟子说侯之左下纲而释之", OUTSIDE: "乡射之礼"}
+#: roles whose presence makes Φ10 (遵者入·献大夫) and Φ29 (大夫射) part of the whole ceremony
+ZUN_ZHE = ("大夫", "诸公")
+CONDITIONAL = {"Φ10": ZUN_ZHE, "Φ29": ZUN_ZHE}
+
+
+@dataclass(frozen=True)
+class Open:
+    """An implement or vessel whose machine ends outside the states where its part ends."""
+
+    instance: str
+    machine: str
+    state: str
+    final: tuple[str, ...]
+    line: int                      # the last event that moved or named it
+    citation: Citation             # the edge into a final state
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A scope finding before it is a Finding: which check, where, what, and the words it cites."""
+
+    check: str
+    line: int | None
+    event: int | None
+    message: str
+    citation: Citation
+    subject: str
+
+
+@dataclass(frozen=True)
+class Scope:
+    whole: bool                          # no fragment declaration
+    declared: tuple[str, ...] | None     # the fragment's phases (None: not named, or whole)
+    phases: tuple[str, ...]              # the phases the trace stages, in order
+    missing: tuple[str, ...]             # for a whole ceremony: required phases not staged
+    throughout: tuple[str, ...]          # ids of rules in force that hold throughout (no trigger)
+    reached: tuple[str, ...]             # ids of rules in force whose trigger occurs
+    unreached: tuple[str, ...]           # ids of rules in force whose trigger never occurs
+    open: tuple[Open, ...]
+
+    def claim(self) -> str:
+        """What the staging claims to be, in words."""
+        if self.whole:
+            return "the whole ceremony"
+        return ("a fragment (" + phase_span(self.declared) + ")") if self.declared else \
+            "a fragment (its phases not named)"
+
+
+def required_phases(trace: Trace) -> tuple[str, ...]:
+    """The phases a whole ceremony with this cast stages."""
+    roles = set(trace.cast.by_role)
+    return tuple(p for p in vocabulary().phases
+                 if p not in CONDITIONAL or roles & set(CONDITIONAL[p]))
+
+
+def ends(trace: Trace, rep: Replay) -> list[Open]:
+    """The instances whose machine names final states and that end outside them."""
+    last: dict[tuple[str, str], tuple[str, int, Table]] = {}
+    for e in trace.events:
+        if e.obj is None:
+            continue
+        m = object_steps(e.obj.kind)
+        if m is None or not m.table.final:
+            continue
+        before = rep.obj_state[e.index]
+        last[(m.table.name, e.obj.key)] = (m.by_act.get(e.act, {}).get(before, before) or before, e.line,
+                                           m.table)
+    out = []
+    for (name, key), (state, line, table) in last.items():
+        if state not in table.final:
+            edge = next((x for x in table.edges if x.dest in table.final), table.edges[0])
+            out.append(Open(key, name, state, table.final, line, edge.cite))
+    return sorted(out, key=lambda o: o.line)
+
+
+def reached(ctx: Context, rules: Sequence[Rule]) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """The encoded rules that hold throughout (prohibitions, counts, rules of the cast: checked on
+    every event), those whose trigger some event matches (what obliges something happened, and
+    the rule was checked against it), and those whose trigger never occurs (vacuous here)."""
+    always, yes, no = [], [], []
+    for r in rules:
+        if not r.encoded:
+            continue
+        assert r.template is not None
+        triggers = r.template.triggers()
+        if not triggers:
+            always.append(r.id)
+        else:
+            (yes if any(ctx.hits(p) for p in triggers) else no).append(r.id)
+    return tuple(always), tuple(yes), tuple(no)
+
+
+@cache
+def _phase_citation(phase: str) -> Citation:
+    """The line of the text where the canonical ceremony's staging of `phase` begins."""
+    from xiangshe import CANONICAL
+    from xiangshe.domain.parse import parse_file
+    for e in parse_file(CANONICAL, "canonical.trace").events:
+        if e.phase == phase and e.source_line:
+            line = TEXT.lines[e.source_line - 1]
+            return Citation(line, e.source_line, e.source_line, TEXT.name)
+    return TEXT.cite("乡射之礼")
+
+
+def scope(trace: Trace, rep: Replay, ctx: Context, rules: Sequence[Rule]) -> tuple[Scope, list[Problem]]:
+    """The scope of a check of `trace`, and the scope findings (see the module's docstring)."""
+    staged = tuple(dict.fromkeys([*(e.phase for e in trace.events if e.phase),
+                                  *(p for _, p in trace.phase_lines)]))    # a phase may be declared empty
+    order = {p: i for i, p in enumerate(vocabulary().phases)}
+    staged = tuple(sorted(staged, key=order.__getitem__))
+    frag = trace.fragment
+    whole = frag is None
+    missing = tuple(p for p in required_phases(trace) if p not in staged) if whole else ()
+    always, yes, no = reached(ctx, rules)
+    opened = ends(trace, rep)
+    problems: list[Problem] = []
+    if missing:
+        names = vocabulary().phases
+        last = trace.events[-1] if trace.events else None
+        first = missing[0]
+        problems.append(Problem(
+            PHASES, last.line if last else None, last.index if last else None,
+            f"a whole ceremony (the trace declares no fragment) stages every phase, but "
+            f"{len(missing)} of {len(required_phases(trace))} are missing: {phase_span(missing)} "
+            f"(first {first} {names[first].name}); if it is a part, declare it before its first event: "
+            f"fragment {phase_span(staged) if staged else 'Φ01–Φ52'}",
+            _phase_citation(first), "fragment"))
+    if whole and not missing:           # a staging that stops early leaves things open because it stops
+        for o in opened:
+            problems.append(Problem(
+                OPEN, o.line, None,
+                f"at the end of the ceremony {o.instance} is {o.state}; its part ends "
+                f"{' or '.join(o.final)}", o.citation, f"{o.instance} {o.state}"))
+    elif frag is not None and frag.phases:
+        declared = set(frag.phases)
+        seen: set[str] = set()
+        for e in trace.events:
+            if e.phase and e.phase not in declared and e.phase not in seen:
+                seen.add(e.phase)
+                problems.append(Problem(
+                    OUTSIDE, e.line, e.index,
+                    f"{e.phase} is outside the fragment's phases ({phase_span(frag.phases)}, line "
+                    f"{frag.line})", _phase_citation(e.phase), e.render()))
+    return Scope(whole, frag.phases if frag else None, staged, missing, always, yes, no, tuple(opened)), problems
