@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from xiangshe.constraints.pattern import Context
 from xiangshe.constraints.rulebook import Rule, active_rules
-from xiangshe.constraints.scope import NAMES, Problem, Scope, scope
+from xiangshe.constraints.scope import NAMES, Pending, Problem, Scope, due_beyond, scope
 from xiangshe.constraints.scoring import RoundScore, audit, audit_id
 from xiangshe.domain.errors import InputError, TraceError, did_you_mean
 from xiangshe.domain.gcpause import gc_paused
@@ -164,12 +164,18 @@ def check_trace(trace: Trace, rules: Sequence[Rule] | None = None,
     findings = [refusal_finding(trace, r) for r in rep.refusals]
     ctx = Context(trace, rep)
     rules = rules if rules is not None else active_rules()
+    pending: list[Pending] = []
     for rule in rules:
         if rule.encoded:
-            findings += rule_findings(trace, ctx, rule)
+            for f in rule_findings(trace, ctx, rule):
+                if due_beyond(trace, rule, f.event):       # a fragment stops before it is due
+                    pending.append(Pending(f.rule, f.line, f.message))
+                else:
+                    findings.append(f)
     rounds = audit(trace, readings)
     findings += audit_findings(trace, rounds)
     covered, problems = scope(trace, rep, ctx, rules)
+    covered = replace(covered, pending=tuple(pending))
     findings += [scope_finding(trace, p) for p in problems]
     findings.sort(key=lambda f: f.sort_key)
     return Result(trace.path, len(trace), tuple(findings), tuple(rounds), suppressions, scope=covered)

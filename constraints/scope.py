@@ -63,6 +63,16 @@ class Open:
 
 
 @dataclass(frozen=True)
+class Pending:
+    """In a fragment: an obligation of a response rule (something must follow) that may be met
+    after the fragment's end, so it is listed, not faulted."""
+
+    rule: str
+    line: int | None
+    message: str
+
+
+@dataclass(frozen=True)
 class Problem:
     """A scope finding before it is a Finding: which check, where, what, and the words it cites."""
 
@@ -84,6 +94,7 @@ class Scope:
     reached: tuple[str, ...]             # ids of rules in force whose trigger occurs
     unreached: tuple[str, ...]           # ids of rules in force whose trigger never occurs
     open: tuple[Open, ...]
+    pending: tuple[Pending, ...] = ()
 
     def claim(self) -> str:
         """What the staging claims to be, in words."""
@@ -135,6 +146,30 @@ def reached(ctx: Context, rules: Sequence[Rule]) -> tuple[tuple[str, ...], tuple
         else:
             (yes if any(ctx.hits(p) for p in triggers) else no).append(r.id)
     return tuple(always), tuple(yes), tuple(no)
+
+
+def due_beyond(trace: Trace, rule: Rule, event: int | None) -> bool:
+    """In a fragment, may what a response rule (`first` … then `then`) still awaits at `event`
+    come after the fragment's end? Not when it is due within the trigger's phase (`same` names the
+    phase) and the fragment goes on past that phase, nor when the `then` pattern names its phases
+    and the fragment reaches past the last of them: then the part it declares should have held it,
+    and the finding is a fault."""
+    frag = trace.fragment
+    if frag is None or rule.template is None or rule.template.kind != "response":
+        return False
+    order = list(vocabulary().phases)
+    covered = frag.phases or tuple(p for _, p in trace.phase_lines) or tuple(
+        e.phase for e in trace.events if e.phase)
+    last = max((order.index(p) for p in covered), default=-1)
+    staged_last = max((order.index(e.phase) for e in trace.events if e.phase), default=-1)
+    keys = {k for pair in rule.template.same for k in pair}
+    here = trace[event].phase if event is not None else None
+    if "phase" in keys and here is not None:
+        return order.index(here) >= max(last, staged_last)
+    phases = [v for c in rule.template.then.conds if c.key == "phase" and not c.negate for v in c.values]
+    if not phases:
+        return True
+    return max(order.index(p) for p in phases) > last
 
 
 @cache

@@ -25,7 +25,7 @@ from xiangshe.constraints.pattern import Pattern, machines_of
 from xiangshe.constraints.rulebook import Rule
 from xiangshe.constraints.smt import Domain, Symbolic, fresh_context, solver
 from xiangshe.domain.parse import parse_lines
-from xiangshe.domain.trace import Cast, Trace
+from xiangshe.domain.trace import Cast, Trace, phase_span
 from xiangshe.domain.vocabulary import vocabulary
 from xiangshe.fsm.table import table_for_object, tables
 
@@ -316,6 +316,9 @@ class Search:
                     names = {i: n for n, i in values.items()}
                     words.append(f"{key}={names[v]}")
             lines.append(" ".join(words))
+        staged = [line.split()[1] for line in lines if line.startswith("phase ")]
+        # a counterexample is a part of the ceremony, not the whole: it declares so (scope.py)
+        lines.insert(0, "fragment" + (f" {phase_span(staged)}" if staged else ""))
         return "\n".join(lines) + "\n"
 
 

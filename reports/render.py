@@ -131,7 +131,8 @@ def scope_text(results: Sequence[Result]) -> list[str]:
         s = r.scope
         line = scope_summary(s.claim(), len(s.phases), phase_span(s.phases) if s.phases else "",
                              len(s.throughout), len(s.reached), list(s.unreached),
-                             [f"{o.instance} {o.state}" for o in s.open], s.whole)
+                             [f"{o.instance} {o.state}" for o in s.open]
+                             + [f"{p.rule} (line {p.line})" for p in s.pending], s.whole)
         out.append(f"{t('scope')}: " + (f"{r.path}: " if len(scoped) > 1 else "") + line)
     return out
 
@@ -144,7 +145,8 @@ def scope_json(r: Result) -> dict | None:
             "phases": list(s.phases), "missing_phases": list(s.missing),
             "rules_throughout": list(s.throughout), "rules_reached": list(s.reached), "rules_not_reached": list(s.unreached),
             "open": [{"instance": o.instance, "machine": o.machine, "state": o.state,
-                      "final": list(o.final), "line": o.line} for o in s.open]}
+                      "final": list(o.final), "line": o.line} for o in s.open],
+            "pending": [{"rule": p.rule, "line": p.line, "message": p.message} for p in s.pending]}
 
 
 def finding_json(f: Finding) -> dict:

@@ -118,3 +118,25 @@ def test_every_bundled_example_that_is_not_whole_declares_its_part() -> None:
             first = next(line for line in path.read_text(encoding="utf-8").splitlines()
                          if line.strip() and not line.lstrip().startswith("#"))
             assert first.startswith("fragment"), path.name
+
+
+def test_a_fragment_lists_what_is_due_after_its_end_and_faults_what_was_due_within() -> None:
+    from xiangshe.domain.staging import Options, generate
+    text = generate(Options(until="Φ05"))
+    assert "fragment Φ01–Φ05" in text                      # generate says it stopped early
+    result = check_trace(parse_lines(text, "u.trace"))
+    assert result.ok and result.scope is not None
+    assert [p.rule for p in result.scope.pending] == ["yi-jue-bai-zhe-bu-tu-zuo"]   # the 酢 is Φ06's
+    claimed = text.replace("fragment Φ01–Φ05", "fragment Φ01–Φ10")                 # claims Φ06 too
+    assert rules_of(claimed) == {"yi-jue-bai-zhe-bu-tu-zuo"}
+
+
+def test_a_counterexample_declares_itself_a_fragment(tmp_path: Path) -> None:
+    out = tmp_path / "cex.trace"
+    result = CliRunner().invoke(cli, ["counterexample", "wu-jie", "--depth", "4", "-o", str(out)],
+                                catch_exceptions=False)
+    assert result.exit_code == 1, result.output            # found: the rule can be broken
+    first = next(line for line in out.read_text(encoding="utf-8").splitlines()
+                 if line.strip() and not line.startswith("#"))
+    assert first.startswith("fragment")
+    assert rules_of(out.read_text(encoding="utf-8")) == {"wu-jie"}
