@@ -28,7 +28,7 @@ ZH = {
     "text": "原文",
     "scoring audit": "计分核查",
     "the scoring audit": "计分核查",
-    "readings": "所从之说", "scope": "范围",
+    "readings": "所从之说", "scope": "范围", "line": "行",
     # explain
     "defined": "定义",
     "status": "状态",
@@ -294,6 +294,15 @@ def ok_summary(traces: int, events: int) -> str:
     if language() == "zh":
         return f"无违例：{traces} 份仪注，{events} 个事件"
     return f"ok: {traces} trace{'s' if traces != 1 else ''}, {events} events, no violations"
+
+
+def batch_scope(whole: int, fragments: int, reached: int, total: int) -> str:
+    """What a batch covered: `3 whole ceremonies, 12 fragments; 140 of 141 rules with a trigger
+    triggered by some staging`."""
+    if language() == "zh":
+        return f"全礼 {whole} 份，片段 {fragments} 份；有所待而验之规 {total} 条，诸仪注共触及 {reached} 条"
+    return (f"{whole} whole ceremon{'ies' if whole != 1 else 'y'}, {fragments} fragment"
+            f"{'s' if fragments != 1 else ''}; {reached} of {total} rules with a trigger triggered by some staging")
 
 
 def scope_summary(claim: str, staged: int, span: str, throughout: int, triggered: int,

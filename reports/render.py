@@ -115,7 +115,7 @@ SCOPE_LINES = 10          # past this many stagings, one line sums up their scop
 def scope_text(results: Sequence[Result]) -> list[str]:
     """What each check covered (constraints/scope.py): one line per staging, or one for a batch."""
     from xiangshe.domain.trace import phase_span
-    from xiangshe.reports.messages import scope_summary
+    from xiangshe.reports.messages import batch_scope, scope_summary
     scoped = [r for r in results if r.scope is not None]
     if not scoped:
         return []
@@ -123,16 +123,14 @@ def scope_text(results: Sequence[Result]) -> list[str]:
         whole = sum(1 for r in scoped if r.scope.whole)
         reached = set().union(*(r.scope.reached for r in scoped))
         total = set(reached).union(*(r.scope.unreached for r in scoped))
-        return [f"{t('scope')}: {whole} whole ceremon{'ies' if whole != 1 else 'y'}, "
-                f"{len(scoped) - whole} fragment{'s' if len(scoped) - whole != 1 else ''}; "
-                f"{len(reached)} of {len(total)} rules with a trigger triggered by some staging"]
+        return [f"{t('scope')}: {batch_scope(whole, len(scoped) - whole, len(reached), len(total))}"]
     out = []
     for r in scoped:
         s = r.scope
         line = scope_summary(s.claim(), len(s.phases), phase_span(s.phases) if s.phases else "",
                              len(s.throughout), len(s.reached), list(s.unreached),
                              [f"{o.instance} {o.state}" for o in s.open]
-                             + [f"{p.rule} (line {p.line})" for p in s.pending], s.whole)
+                             + [f"{p.rule} ({t('line')} {p.line})" for p in s.pending], s.whole)
         out.append(f"{t('scope')}: " + (f"{r.path}: " if len(scoped) > 1 else "") + line)
     return out
 

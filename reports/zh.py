@@ -36,6 +36,15 @@ FINDINGS: Table = [
     (re.compile(r"^(.+?) cannot (\S+) while (\S+); allowed here: nothing$"),
      r"\1 在「\3」时不能\2；此时无可行之事"),
     (re.compile(r"^(.+?) cannot (\S+) while (\S+); allowed here: (.+)$"), r"\1 在「\3」时不能\2；此时可行：\4"),
+    # what a whole ceremony or a fragment must be (constraints/scope.py)
+    (re.compile(r"^a whole ceremony \(the trace declares no fragment\) stages every phase, but (\d+) of (\d+) "
+                r"are missing: (.+) \(first (Φ\d\d) (\S+)\); if it is a part, declare it before its first "
+                r"event: fragment (.+)$"),
+     r"未声明片段者即为全礼，须演尽诸节：\2 节中缺 \1 节：\3（首缺 \4 \5）；若只是一部分，请在首个事件之前声明：fragment \6"),
+    (re.compile(r"^at the end of the ceremony (\S+) is (\S+); its part ends (.+)$"),
+     lambda m: f"礼毕时 {m.group(1)} 仍为「{m.group(2)}」；其终态为{'或'.join(m.group(3).split(' or '))}"),
+    (re.compile(r"^(Φ\d\d) is outside the fragment's phases \((.+), line (\d+)\)$"),
+     r"\1 不在片段所声明之节内（\2，第 \3 行）"),
     # the scoring audit's checks (constraints/scoring.py)
     (re.compile(r"^(\S+) shot (\d+) arrows in round (\d+); a set is 乘矢, four$"),
      r"\1 第 \3 番射了 \2 矢；一乘矢为四"),
@@ -50,6 +59,7 @@ FINDINGS: Table = [
 #: where a finding's rule is defined (constraints/check.py), the readings followed (constraints/readings.py)
 FRAME: Table = [
     (re.compile(r"  the scoring audit$"), "  计分核查"),
+    (re.compile(r"  what a whole ceremony or a fragment must be$"), "  全礼与片段之所须"),
     (re.compile(r" \(not the default\)"), "（非默认）"),
 ]
 

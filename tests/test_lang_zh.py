@@ -29,6 +29,7 @@ WINDOW = re.compile(r"^\s*[✓✗▸ ]?\s*(\d+) \| (.*)$")
 def allowed() -> frozenset[str]:
     from xiangshe.constraints.readings import points
     from xiangshe.constraints.rulebook import rulebook
+    from xiangshe.constraints.scope import IDS as SCOPE_IDS
     from xiangshe.constraints.scoring import AUDIT_CHECKS, audit_id
     from xiangshe.domain.vocabulary import vocabulary
     from xiangshe.fsm.table import tables
@@ -39,13 +40,14 @@ def allowed() -> frozenset[str]:
         words |= {r.id, *([r.catalogue] if r.catalogue else [])}
     words |= {f"machine.{t.slug}" for t in tables()} | {t.slug for t in tables()}
     words |= {audit_id(c) for c, _, _ in AUDIT_CHECKS} | {c for c, _, _ in AUDIT_CHECKS}
+    words |= set(SCOPE_IDS)
     for terms in (v.roles, v.acts, v.objects, v.places):    # slugs
         words |= {t.slug for t in terms.values() if t.slug}
     for name, p in points().items():                        # readings
         words |= {name, *p.options}
     # the trace language: event keys, the keys of patterns, person conditions
     words |= {*v.event_keys, "phase", "round", "obj", "state", "actor", "role", "rank", "side", "pair",
-              "cast", "none"}
+              "cast", "none", "fragment"}
     words |= {f"{who}.{a}" for who in ("actor", *v.event_keys) for a in ("role", "rank", "side", "pair")}
     words |= {"obj.state"}
     # the program and its commands and options, where a line says what to run
