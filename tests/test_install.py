@@ -106,7 +106,7 @@ def test_every_command_runs_from_the_installed_script_outside_the_checkout(tmp_p
 def test_python_api_from_outside_the_checkout(tmp_path: Path) -> None:
     code = ("import xiangshe, json\n"
             "r = xiangshe.check(xiangshe.CANONICAL)\n"
-            "b = xiangshe.check_text('phase Φ51\\n主人 拜辱 to=宾\\n')\n"
+            "b = xiangshe.check_text('fragment Φ51\\nphase Φ51\\n主人 拜辱 to=宾\\n')\n"
             "print(json.dumps([r.ok, r.events, b.ok, [f.rule for f in b.findings]]))\n")
     done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=True)
     ok, events, bad_ok, rules = json.loads(done.stdout)
