@@ -360,5 +360,6 @@ def _layout_check(rs: RoundScore, side: str) -> Check:
                      "R131")
     quote = ("一算为奇，奇则又缩诸纯下" if (len(bundles), heng) == (tens, rest)
              else "一纯以委，十则异之，其余如右获" if left else "十纯则缩而委之，每委异之；有余纯，则横于下")
-    return Check(False, head + f"laid out {got} ({20 * len(bundles) + 2 * heng + odds} tallies); they are "
+    total = 20 * len(bundles) + 2 * heng + odds
+    return Check(False, head + f"laid out {got} ({total} {'tally' if total == 1 else 'tallies'}); they are "
                  f"{want}", line, _cite(quote), "R131")

@@ -369,8 +369,9 @@ def count_and_announce(s: Staging, rnd: int, right: int, left: int) -> str:
     else:
         words = "右贤于左" if outcome == "右" else "左贤于右"
         said = "若右胜，则曰：“右贤于左。”" if outcome == "右" else "若左胜，则曰：“左贤于右。”"
-        _ev(s, f"释获者 告 to=宾 words={words}{announced_count(margin)}", 154 if outcome == "右" else 155,
-            f"告于宾。{said} (以纯数告；若有奇者，亦曰奇: {chun(margin)}, L155)")
+        _ev(s, f"释获者 告 to=宾 words={words}{announced_count(margin)}", "154–155" if outcome == "右" else 155,
+            f"告于宾。{said}" + ("以纯数告" if margin > 1 else "") + ("；若有奇者，亦曰奇" if margin % 2 else "")
+            + f" (the 贤获, the margin: {chun(margin)})")
     _ev(s, "释获者 降", 156, "降复位")
     _ev(s, "释获者 敛算 算", 156, "坐，兼敛算")
     _ev(s, "释获者 实算 算", 156, "实八算于中")

@@ -668,7 +668,8 @@ def shu_huo(s: Staging, beats) -> None:
     words = {"右": "右贤于左", "左": "左贤于右", "钧": "左右钧"}[out]
     count = announced_count(margin) if out != "钧" else ""
     s.ev(f"释获者 告 to=宾 words={words}{count}", 199, "以贤获与钧告，如初" +
-         (f" (L155 以纯数告；若有奇者，亦曰奇: {chun(margin)})" if count else ""))
+         (f" (L155 {'以纯数告' if margin > 1 else ''}{'；' if margin > 2 and margin % 2 else ''}"
+          f"{'若有奇者，亦曰奇' if margin % 2 else ''}: {chun(margin)})" if count else ""))
     s.ev("释获者 降", 199, "降复位")
     with ruchu(s, 199):
         s.ev("释获者 敛算 算", 156, "坐，兼敛算")
