@@ -10,7 +10,9 @@ Three checks read the count itself (only where the trace stages it; nothing is t
 not compared):
 - R132, the side announced (右贤于左 / 左贤于右 / 左右钧) is the side the tallies favour;
 - N10, the count announced with it (`告 … chun=N qi=M`, or a following `告 words=奇`) is the 贤获
-  in 纯 and 奇 under the reading `xian-huo` (以纯数告；若有奇者，亦曰奇); 「左右钧」 carries no count;
+  in 纯 and 奇 under the reading `xian-huo` (以纯数告；若有奇者，亦曰奇); 「左右钧」 carries no count.
+  It is compared once the side is right (a wrong side is one finding, R132, which says the count due);
+  an announcement of a win with no count at all fails it (以纯数告);
 - R131, each side counted (数获) is laid out as the text lays it: every ten 纯 a bundle
   (`缩 chun=10`, 十纯则缩而委之，每委异之), the 纯 left over crosswise (`横 chun=N`, N < 10, 有余纯，
   则横于下), the odd tally lengthwise under them (`奇`, one: 一算为奇，奇则又缩诸纯下), and together
@@ -282,14 +284,17 @@ def _announcement_checks(rs: RoundScore, chosen: dict[str, str]) -> None:
     """R132: the side announced; N10: the count announced, under the reading of 贤获."""
     words, line = rs.announced
     want = WORDS[rs.winner]
+    due = "" if rs.winner == "钧" else f", {_said(*rs.counted(chosen['xian-huo']))}"
     rs.checks.append(Check(words == want, f"announced 「{words}」; the tallies are 右 {rs.tallies['右']}, "
-                                          f"左 {rs.tallies['左']}: 「{want}」", line,
-                           _cite(SAID[rs.winner]), "R132"))
+                                          f"左 {rs.tallies['左']}: 「{want}」" + ("" if words == want else due),
+                           line, _cite(SAID[rs.winner]), "R132"))
+    if words != want:
+        return                  # one fault, one finding: the count is compared once the side is right
     said = (rs.said_chun or 0, rs.said_qi or 0)
     gave = rs.said_chun is not None or rs.said_qi is not None
     if rs.winner == "钧":
         ok = said == (0, 0)
-        rs.checks.append(Check(ok, ("「左右钧」 announced with no count" if ok and words == want else
+        rs.checks.append(Check(ok, ("「左右钧」 announced with no count" if ok else
                                     f"announced {_said(*said) if gave else 'no count'}; the tallies are "
                                     f"equal (左右钧): no 贤获 and no count"),
                                line, _cite("若左右钧，则左右皆执一算以告，曰：“左右钧。”"), "N10"))
