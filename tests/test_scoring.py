@@ -223,3 +223,13 @@ def test_a_count_that_is_not_a_number_is_an_input_error() -> None:
     assert "chun=三三: chun is a count" in str(err.value)
     t = parse_lines(CAST + "phase Φ32\n释获者 告 to=宾 words=右贤于左 chun=十一 qi=1\n", "t.trace")
     assert [e.get("chun") for e in t] == ["11"] and [e.get("qi") for e in t] == ["1"]
+
+
+def test_the_trace_format_documents_every_key_and_the_counting_acts() -> None:
+    from xiangshe.domain.vocabulary import vocabulary
+    doc = (ROOT / "docs" / "trace-format.md").read_text(encoding="utf-8")
+    for key in vocabulary().attributes:
+        assert f"| `{key}` |" in doc, key
+    for word in ("释获者 缩 算 side=右 chun=十", "释获者 横 算", "释获者 奇 算 side=右 qi=一",
+                 "words=右贤于左 chun=一 qi=一", "xian-huo=whole"):
+        assert word in doc, word
