@@ -62,7 +62,7 @@ FINDINGS: Table = [
     (re.compile(r"laid out (.+?): one 算 is the 奇 \(一算为奇\); "), r"陈为\1：一算为奇；当为"),
     (re.compile(r"laid out (.+?) \((\d+) tall(?:y|ies)\); they are "), r"陈为\1（\2 算）；当为"),
     (re.compile(r"laid out "), "陈为"),
-    (re.compile(r"(\d+) 缩 of ten 纯"), r"十纯之缩 \1"),
+    (re.compile(r"(\d+) 缩 of ten 纯"), r"缩 \1（各十纯）"),
     (re.compile(r"缩 ([\d+]+) 纯"), r"缩 \1 纯"),
     (re.compile(r"(?<=[纯\d]), (?=横|奇)"), "，"),
     (re.compile(r"(?<=[为：])nothing"), "无"),
