@@ -5,6 +5,18 @@ What scores follows the readings in force: `guan` (贯犹中, 郑注: only a hit
 不释算」; or, the encoder's alternative, any hit on the 侯) and, in
 round 3, `gu` (the release on the drum beat). What is announced follows `xian-huo` (the margin,
 or the winner's whole count). Round 1 never scores: 获而未释获.
+
+Three checks read the count itself (only where the trace stages it; nothing is ticked that was
+not compared):
+- R132, the side announced (右贤于左 / 左贤于右 / 左右钧) is the side the tallies favour;
+- N10, the count announced with it (`告 … chun=N qi=M`, or a following `告 words=奇`) is the 贤获
+  in 纯 and 奇 under the reading `xian-huo` (以纯数告；若有奇者，亦曰奇); 「左右钧」 carries no count.
+  It is compared once the side is right (a wrong side is one finding, R132, which says the count due);
+  an announcement of a win with no count at all fails it (以纯数告);
+- R131, each side counted (数获) is laid out as the text lays it: every ten 纯 a bundle
+  (`缩 chun=10`, 十纯则缩而委之，每委异之), the 纯 left over crosswise (`横 chun=N`, N < 10, 有余纯，
+  则横于下), the odd tally lengthwise under them (`奇`, one: 一算为奇，奇则又缩诸纯下), and together
+  they are the side's tallies.
 """
 
 from __future__ import annotations
@@ -25,14 +37,26 @@ CITED = (("获而未释获", 102), ("不贯不释", None), ("不鼓不释", None
          ("拾发，以将乘矢", None), ("凿背容八算", None), ("箭筹八十", None),
          ("若右胜，则曰：“右贤于左。”", None), ("若左胜，则曰：“左贤于右。”", None),
          ("以纯数告；若有奇者，亦曰奇", None), ("若左右钧，则左右皆执一算以告，曰：“左右钧。”", None),
-         ("二算为纯", None), ("一算为奇", None))
+         ("二算为纯", None), ("一算为奇", None), ("十纯则缩而委之，每委异之", None), ("有余纯，则横于下", None),
+         ("奇则又缩诸纯下", None), ("一纯以委，十则异之，其余如右获", None))
 WORDS = {"右": "右贤于左", "左": "左贤于右", "钧": "左右钧"}
+#: what the text says for each result (the quote an announcement check cites)
+SAID = {"右": "若右胜，则曰：“右贤于左。”", "左": "若左胜，则曰：“左贤于右。”",
+        "钧": "若左右钧，则左右皆执一算以告，曰：“左右钧。”"}
+#: the acts of the 释获者 laying out a counted side (L151–153)
+LAYOUT = ("缩", "横", "奇")
+#: how the audit names each reading of 贤获 (readings.toml [xian-huo])
+XIAN_HUO_LABEL = {"margin": "the margin, 郑注 齊之而取其餘", "whole": "the winner's whole count"}
 
 #: the checks of the audit that can fail, each a finding `audit.<catalogue>` (`audit_id`): catalogue
 #: id, what is checked, the quote of the text it checks
 AUDIT_CHECKS: tuple[tuple[str, str, str], ...] = (
     ("R132", "the announcement (右贤于左 / 左贤于右 / 左右钧) agrees with the tallies",
      "若右胜，则曰：“右贤于左。”"),
+    ("N10", "the count announced (chun= 纯, qi= 奇) is the 贤获 under the reading xian-huo; 「左右钧」 "
+            "has none", "以纯数告；若有奇者，亦曰奇"),
+    ("R131", "each side counted is laid out in bundles of ten 纯 (缩), the 纯 left over (横) and the 奇 "
+             "under them, which together are its tallies", "十纯则缩而委之，每委异之；有余纯，则横于下"),
     ("N01", "no shooter looses more than a set of four arrows (乘矢) in a round", "拾发，以将乘矢"),
     ("N06", "no more than 72 tallies released in a round: of 80 (箭筹八十) eight stay in the 中",
      "箭筹八十"),
@@ -85,6 +109,13 @@ class RoundScore:
     tallies: Counter = field(default_factory=Counter)          # side (右/左) -> tallies released
     expected: Counter = field(default_factory=Counter)         # side -> tallies that should be
     announced: tuple[str, int] | None = None                   # (words, line)
+    #: the count announced with it: 纯 and 奇 (None where the announcement does not say it)
+    said_chun: int | None = None
+    said_qi: int | None = None
+    #: side → the line of its 数获 (the count of that side), if staged
+    counted_at: dict = field(default_factory=dict)
+    #: side → what was laid out: (act 缩/横/奇, 纯, 奇, line) per event
+    layout: dict = field(default_factory=dict)
     checks: list[Check] = field(default_factory=list)
 
     @property
@@ -151,6 +182,7 @@ def audit(trace: Trace, readings: dict[str, str] | None = None) -> list[RoundSco
     persons = trace.cast.persons
     rounds: dict[int, RoundScore] = {}
     tallies: Counter = Counter()            # (round, shooter, arrow) -> tallies released
+    side: str | None = None                 # the side being counted (the latest 数获)
     for e in trace:
         if e.act == "释获" and e.round:
             tallies[(e.round, e.get("for"), e.get("arrow"))] += 1
@@ -158,7 +190,28 @@ def audit(trace: Trace, readings: dict[str, str] | None = None) -> list[RoundSco
             if e.get("side"):
                 rs.tallies[e.get("side")] += 1
         if e.act == "告" and e.get("words") in WORDS.values() and e.round:
-            rounds.setdefault(e.round, RoundScore(e.round)).announced = (e.get("words"), e.line)
+            rs = rounds.setdefault(e.round, RoundScore(e.round))
+            rs.announced = (e.get("words"), e.line)
+            rs.said_chun, rs.said_qi = _count(e.get("chun")), _count(e.get("qi"))
+            side = None
+        elif e.act == "告" and e.get("words") == "奇" and e.round in rounds and rounds[e.round].announced:
+            rs = rounds[e.round]                # 若有奇者，亦曰奇: said after the 纯
+            rs.said_qi = (rs.said_qi or 0) + 1
+        if e.act == "数获" and e.round:
+            side = e.get("side")
+            rs = rounds.setdefault(e.round, RoundScore(e.round))
+            if side:
+                rs.counted_at.setdefault(side, e.line)
+        if e.act in LAYOUT and e.actor == "释获者" and e.round:
+            rs = rounds.setdefault(e.round, RoundScore(e.round))
+            where = e.get("side") or side or "?"
+            chun = _count(e.get("chun"))
+            qi = _count(e.get("qi"))
+            if e.act == "缩" and chun is None and qi is None:
+                chun = 10                       # 十纯则缩而委之: a bundle is ten 纯
+            if e.act == "奇" and qi is None:
+                qi = 1                          # 一算为奇
+            rs.layout.setdefault(where, []).append((e.act, chun, qi or 0, e.line))
     shots_by: Counter = Counter()
     for e in trace:
         if e.act != "射" or not e.round:
@@ -205,11 +258,113 @@ def _round_checks(rs: RoundScore, chosen: dict[str, str], persons) -> None:
         rs.checks.append(Check(False, f"{total} tallies released in round {rs.round}; of 80 (箭筹八十) "
                                       "eight stay in the 中", None, _cite("箭筹八十"), "N06"))
     if rs.announced is not None:
-        words, line = rs.announced
-        want = WORDS[rs.winner]
-        chun, qi = rs.counted(chosen["xian-huo"])
-        count = chun_qi(2 * chun + qi)
-        ok = words == want
-        what = (f"announced 「{words}」; the tallies are 右 {rs.tallies['右']}, 左 {rs.tallies['左']}: "
-                f"「{want}」" + ("" if rs.winner == "钧" else f", {count}"))
-        rs.checks.append(Check(ok, what, line, _cite("若右胜，则曰：“右贤于左。”"), "R132"))
+        _announcement_checks(rs, chosen)
+    for side in ("右", "左"):
+        if side in rs.counted_at or side in rs.layout:
+            rs.checks.append(_layout_check(rs, side))
+    for side in sorted(set(rs.layout) - {"右", "左"}):
+        lines = [ln for *_, ln in rs.layout[side]]
+        rs.checks.append(Check(False, f"{len(lines)} tallies laid out (缩/横/奇) with no side and before any "
+                                      "数获: say side=右 or side=左", lines[0],
+                               _cite("十纯则缩而委之，每委异之"), "R131"))
+
+
+def _count(value: str | None) -> int | None:
+    """An attribute count as the parser left it (ASCII digits), or None."""
+    return int(value) if value is not None and value.isdigit() else None
+
+
+def _said(chun: int, qi: int) -> str:
+    """A count as the 释获者 says it: 一纯一奇, 三纯, 一奇; 零 for nothing."""
+    parts = ([f"{chinese_number(chun)}纯"] if chun else []) + ([f"{chinese_number(qi)}奇"] if qi else [])
+    return "".join(parts) or "零"
+
+
+def _announcement_checks(rs: RoundScore, chosen: dict[str, str]) -> None:
+    """R132: the side announced; N10: the count announced, under the reading of 贤获."""
+    words, line = rs.announced
+    want = WORDS[rs.winner]
+    due = "" if rs.winner == "钧" else f", {_said(*rs.counted(chosen['xian-huo']))}"
+    rs.checks.append(Check(words == want, f"announced 「{words}」; the tallies are 右 {rs.tallies['右']}, "
+                                          f"左 {rs.tallies['左']}: 「{want}」" + ("" if words == want else due),
+                           line, _cite(SAID[rs.winner]), "R132"))
+    if words != want:
+        return                  # one fault, one finding: the count is compared once the side is right
+    said = (rs.said_chun or 0, rs.said_qi or 0)
+    gave = rs.said_chun is not None or rs.said_qi is not None
+    if rs.winner == "钧":
+        ok = said == (0, 0)
+        rs.checks.append(Check(ok, ("「左右钧」 announced with no count" if ok else
+                                    f"announced {_said(*said) if gave else 'no count'}; the tallies are "
+                                    f"equal (左右钧): no 贤获 and no count"),
+                               line, _cite("若左右钧，则左右皆执一算以告，曰：“左右钧。”"), "N10"))
+        return
+    reading = chosen["xian-huo"]
+    chun, qi = rs.counted(reading)
+    r, lft = rs.tallies["右"], rs.tallies["左"]
+    basis = (f"{max(r, lft)} − {min(r, lft)} = {abs(r - lft)}" if reading == "margin"
+             else f"{max(r, lft)}")
+    label = XIAN_HUO_LABEL[reading]
+    ok = gave and said == (chun, qi)
+    if not gave:
+        what = f"announced no count; the 贤获 under xian-huo={reading} ({label}: {basis}) is {_said(chun, qi)}"
+        quote = "以纯数告"
+    else:
+        what = (f"announced {_said(*said)}; the 贤获 under xian-huo={reading} ({label}: {basis}) is "
+                f"{_said(chun, qi)}")
+        quote = "若有奇者，亦曰奇" if said[0] == chun and said[1] != qi else "以纯数告"
+    rs.checks.append(Check(ok, what, line, _cite("以纯数告；若有奇者，亦曰奇" if ok else quote), "N10"))
+
+
+def _layout(bundles: list[int], heng: int, qi: int) -> str:
+    parts = []
+    if bundles:
+        parts.append(f"缩 {'+'.join(map(str, bundles))} 纯" if any(b != 10 for b in bundles)
+                     else f"{len(bundles)} 缩 of ten 纯")
+    if heng:
+        parts.append(f"横 {heng} 纯")
+    if qi:
+        parts.append(f"奇 {qi}")
+    return ", ".join(parts) or "nothing"
+
+
+def _layout_check(rs: RoundScore, side: str) -> Check:
+    """R131: how one counted side is laid out, against its tallies."""
+    n = rs.tallies[side]
+    pairs, odd = divmod(n, 2)
+    tens, rest = divmod(pairs, 10)
+    laid = rs.layout.get(side, [])
+    bundles = [c for act, c, _, _ in laid if act == "缩"]
+    crosswise = [c for act, c, _, _ in laid if act == "横"]
+    odds = sum(q for act, _, q, _ in laid if act == "奇")
+    extra_qi = sum(q for act, _, q, _ in laid if act != "奇")
+    line = rs.counted_at.get(side) or laid[0][3]
+    want = _layout([10] * tens, rest, odd)
+    head = f"the {side} tallies, {n} ({chun_qi(n)}), "
+    left = side == "左"
+    if None in crosswise:
+        return Check(False, head + "are laid out with a 横 that does not say how many 纯 (chun=): "
+                     + want, [ln for act, c, _, ln in laid if act == "横" and c is None][0],
+                     _cite("有余纯，则横于下"), "R131")
+    if any(b != 10 for b in bundles if b is not None) or None in bundles or extra_qi:
+        return Check(False, head + f"laid out {_layout([b or 0 for b in bundles], sum(crosswise), odds)}: a "
+                     f"bundle (缩) is ten 纯 and holds no 奇; {want}", line,
+                     _cite("一纯以委，十则异之，其余如右获" if left else "十纯则缩而委之，每委异之"), "R131")
+    heng = sum(crosswise)
+    got = _layout(bundles, heng, odds)
+    if heng >= 10:
+        return Check(False, head + f"laid out {got}: ten 纯 or more laid crosswise are bundled (十纯则缩而委之); "
+                     f"{want}", line, _cite("十纯则缩而委之，每委异之"), "R131")
+    if odds > 1:
+        return Check(False, head + f"laid out {got}: one 算 is the 奇 (一算为奇); {want}", line,
+                     _cite("一算为奇，奇则又缩诸纯下"), "R131")
+    ok = (len(bundles), heng, odds) == (tens, rest, odd)
+    if ok:
+        return Check(True, head + f"laid out {got}", line,
+                     _cite("一纯以委，十则异之，其余如右获" if left else "十纯则缩而委之，每委异之；有余纯，则横于下"),
+                     "R131")
+    quote = ("一算为奇，奇则又缩诸纯下" if (len(bundles), heng) == (tens, rest)
+             else "一纯以委，十则异之，其余如右获" if left else "十纯则缩而委之，每委异之；有余纯，则横于下")
+    total = 20 * len(bundles) + 2 * heng + odds
+    return Check(False, head + f"laid out {got} ({total} {'tally' if total == 1 else 'tallies'}); they are "
+                 f"{want}", line, _cite(quote), "R131")

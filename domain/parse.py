@@ -294,7 +294,9 @@ class _Reader:
             elif key in vocab.attributes:
                 allowed = vocab.attributes[key].values
                 found = vocab.resolve(f"attr:{key}", value)
-                if found is None:
+                if found is None and vocab.attributes[key].count:
+                    self.fail(line, f"{key}={value}: {key} is a count, a whole number (3, 三, 十一 …)")
+                elif found is None:
                     self.fail(line, f"{key}={value}: {key} is one of {', '.join(allowed)}",
                               lambda: vocab.suggest(f"attr:{key}", value, allowed))
                     ok = False

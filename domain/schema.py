@@ -121,6 +121,16 @@ def _attribute_value(values: tuple[str, ...], gloss: str, aliases: dict[str, str
             + [f"= {value}" for value in aliases.values()]}
 
 
+def _count_value(gloss: str) -> dict:
+    """A count: a whole number, in ASCII digits (bare in YAML and JSON: `chun: 3`) or Chinese
+    numerals as the text writes them (三, 十一, 一百零一; domain/numerals.py reads them)."""
+    from xiangshe.domain.numerals import CHARS
+    chars = "".join(sorted(CHARS))
+    return {"description": gloss, "oneOf": [
+        {"type": "integer", "minimum": 0},
+        {"type": "string", "pattern": f"^(?:[0-9]+|[{chars}]+)$"}]}
+
+
 #: a record's inline suppression (constraints/suppress.py)
 IGNORE = {"type": "string", "pattern": "^[^:：]*[^\\s:：][^:：]*[:：]\\s*\\S",
           "description": "an inline suppression with its reason, \"RULE, …: reason\": the findings of "
@@ -144,7 +154,8 @@ def trace_schema(v: Vocabulary | None = None) -> dict:
     for key in PLACE_KEYS:
         event_props[key] = {"$ref": "#/definitions/place"}
     for key, attr in v.attributes.items():
-        event_props[key] = _attribute_value(attr.values, attr.gloss, attr.aliases)
+        event_props[key] = (_count_value(attr.gloss) if attr.count else
+                            _attribute_value(attr.values, attr.gloss, attr.aliases))
     event_props["src"] = {"type": "string", "pattern": r"^L[1-9][0-9]*$",
                           "description": "the line of xiangsheli.txt the event enacts (L14)"}
     event_props["ignore"] = IGNORE

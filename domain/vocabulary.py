@@ -69,6 +69,9 @@ class Attribute:
     gloss: str
     values: tuple[str, ...]
     aliases: dict[str, str] = field(default_factory=dict, compare=False)   # slug / en → value
+    #: a count: any whole number ≥ 0, in ASCII digits or Chinese numerals (domain/numerals.py),
+    #: read as its ASCII digits; `values` is then empty
+    count: bool = False
 
 
 @dataclass(frozen=True)
@@ -120,7 +123,12 @@ class Vocabulary:
         if section == "ranks":
             return word if word in self.ranks else None
         if section.startswith("attr:"):
-            return word if word in self.attributes[section[5:]].values else None
+            attr = self.attributes[section[5:]]
+            if attr.count:
+                from xiangshe.domain.numerals import read_count
+                n = read_count(word)
+                return None if n is None else str(n)
+            return word if word in attr.values else None
         return word if word in getattr(self, section) else None
 
     def fold(self, word: str) -> str:
@@ -255,8 +263,9 @@ def load_vocabulary(path: Path = VOCABULARY_PATH) -> Vocabulary:
         for order, (pid, p) in enumerate(sorted(data.get("phases", {}).items()), 1)
     }
     attributes = {
-        key: Attribute(key, a.get("gloss", ""), tuple(str(v) for v in a["values"]),
-                       _value_aliases(a, a["values"], where, f"attributes.{key}"))
+        key: Attribute(key, a.get("gloss", ""), tuple(str(v) for v in a.get("values", ())),
+                       _value_aliases(a, a.get("values", ()), where, f"attributes.{key}"),
+                       bool(a.get("count", False)))
         for key, a in data.get("attributes", {}).items()
     }
     vocab = Vocabulary(

@@ -65,6 +65,10 @@ def scoring_text(r: Result, detail: bool = False) -> list[str]:
 def scoring_json(r: Result) -> list[dict]:
     return [{"round": rs.round, "right": rs.tallies["右"], "left": rs.tallies["左"],
              "announced": rs.announced[0] if rs.announced else None,
+             "announced_count": ({"chun": rs.said_chun, "qi": rs.said_qi} if rs.announced else None),
+             "layout": [{"side": side, "act": act, "chun": chun, "qi": qi, "line": line}
+                        for side in sorted(rs.layout, key=lambda x: "右左?".find(x))
+                        for act, chun, qi, line in rs.layout[side]],
              "checks": [{"ok": c.ok, "what": c.what, "line": c.line, "catalogue": c.catalogue,
                          "quote": c.cite.quote} for c in rs.checks],
              "arrows": [{"event": a.index, "line": a.line, "shooter": a.shooter, "side": a.side,

@@ -54,6 +54,27 @@ FINDINGS: Table = [
      r"第 \2 番释 \1 算；箭筹八十，八算留在中"),
     (re.compile(rf"^announced ({_Q}); the tallies are 右 (\d+), 左 (\d+): ({_Q})(?:, (\S+))?$"),
      lambda m: f"告{m[1]}；算数为右 {m[2]}、左 {m[3]}：当告{m[4]}" + (f"，{m[5]}" if m[5] else "")),
+    # the announced count (N10) and the layout of the count (R131)
+    (re.compile(r"^「左右钧」 announced with no count$"), "告「左右钧」，不告数"),
+    (re.compile(r"^announced (\S+); the tallies are equal \(左右钧\): no 贤获 and no count$"),
+     lambda m: f"告{'' if m[1] == 'no count' else m[1]}；左右钧：无贤获，不告数"),
+    (re.compile(r"^announced (no count|\S+); the 贤获 under xian-huo=(\S+) \((.+): (.+)\) is (\S+)$"),
+     lambda m: (f"{'未告纯数' if m[1] == 'no count' else '告' + m[1]}；依 xian-huo={m[2]}（"
+                f"{'胜负之差，郑注 齊之而取其餘' if m[2] == 'margin' else '胜者之全算'}：{m[4]}），贤获为{m[5]}")),
+    (re.compile(r"^(\d+) tallies laid out \(缩/横/奇\) with no side and before any 数获: say side=右 or side=左$"),
+     r"\1 处陈算（缩/横/奇）未言左右，又在数获之前：当写 side=右 或 side=左"),
+    (re.compile(r"^the (右|左) tallies, (\d+) \((\S+)\), "), r"\1获 \2 算（\3），"),
+    (re.compile(r"are laid out with a 横 that does not say how many 纯 \(chun=\): "), "所横未言几纯（chun=）：当为"),
+    (re.compile(r"laid out (.+?): a bundle \(缩\) is ten 纯 and holds no 奇; "), r"陈为\1：一缩十纯，不含奇；当为"),
+    (re.compile(r"laid out (.+?): ten 纯 or more laid crosswise are bundled \(十纯则缩而委之\); "),
+     r"陈为\1：横者满十纯则当缩（十纯则缩而委之）；当为"),
+    (re.compile(r"laid out (.+?): one 算 is the 奇 \(一算为奇\); "), r"陈为\1：一算为奇；当为"),
+    (re.compile(r"laid out (.+?) \((\d+) tall(?:y|ies)\); they are "), r"陈为\1（\2 算）；当为"),
+    (re.compile(r"laid out "), "陈为"),
+    (re.compile(r"(\d+) 缩 of ten 纯"), r"缩 \1（各十纯）"),
+    (re.compile(r"缩 ([\d+]+) 纯"), r"缩 \1 纯"),
+    (re.compile(r"(?<=[纯\d]), (?=横|奇)"), "，"),
+    (re.compile(r"(?<=[为：])nothing"), "无"),
 ]
 
 #: where a finding's rule is defined (constraints/check.py), the readings followed (constraints/readings.py)

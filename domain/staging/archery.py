@@ -315,26 +315,33 @@ def lay_out_count(s: Staging, side: str, n: int) -> None:
     right = side == "右"
     for i in range(tens):
         if right:
-            _ev(s, "释获者 缩 算 side=右", 151, "十纯则缩而委之" if i == 0 else "每委异之")
+            _ev(s, "释获者 缩 算 side=右 chun=十", 151, "十纯则缩而委之" if i == 0 else "每委异之")
         else:
-            _ev(s, "释获者 缩 算 side=左", 153, "一纯以委，十则异之" if i == 0 else "十则异之")
+            _ev(s, "释获者 缩 算 side=左 chun=十", 153, "一纯以委，十则异之" if i == 0 else "十则异之")
     if rest:
         if right:
-            _ev(s, "释获者 横 算 side=右", 152, f"有余纯，则横于下 ({rest} 纯)" if tens else
+            _ev(s, f"释获者 横 算 side=右 chun={_num(rest)}", 152, "有余纯，则横于下" if tens else
                 f"({rest} 纯, fewer than ten: all laid crosswise)")
         else:
-            _ev(s, "释获者 横 算 side=左", 153, f"其余如右获 ({rest} 纯 laid crosswise)")
+            _ev(s, f"释获者 横 算 side=左 chun={_num(rest)}", 153, f"其余如右获 ({rest} 纯 laid crosswise)")
     if odd:
         if right:
-            _ev(s, "释获者 奇 算 side=右", 152, "一算为奇，奇则又缩诸纯下")
+            _ev(s, "释获者 奇 算 side=右 qi=一", 152, "一算为奇，奇则又缩诸纯下")
         else:
-            _ev(s, "释获者 奇 算 side=左", 153, "其余如右获 (奇则又缩诸纯下)")
+            _ev(s, "释获者 奇 算 side=左 qi=一", 153, "其余如右获 (奇则又缩诸纯下)")
+
+
+def announced_count(margin: int) -> str:
+    """The count said with 「右贤于左」/「左贤于右」 (以纯数告；若有奇者，亦曰奇), as attributes: the 贤获
+    in 纯 and 奇 (the margin, reading xian-huo=margin): 3 → ` chun=一 qi=一`, 1 → ` qi=一`."""
+    pairs, odd = divmod(margin, 2)
+    return (f" chun={_num(pairs)}" if pairs else "") + (" qi=一" if odd else "")
 
 
 def count_and_announce(s: Staging, rnd: int, right: int, left: int) -> str:
     """数获·告贤获 (L150–157): the 司射 watches, the 释获者 counts the right, then the left, takes
     the 贤获 (the winner's surplus; one tally of each side if 钧), announces it to the 宾 —
-    「右贤于左」 / 「左贤于右」 (the margin in 纯, and 「奇」 said when it is odd) or 「左右钧」 — and
+    「右贤于左」 / 「左贤于右」 with the margin in 纯 and 奇 (`chun=` `qi=`) or 「左右钧」 — and
     puts eight tallies back in the 中. Returns the outcome: 右, 左 or 钧."""
     _ev(s, "司射 适 at=西阶西", 150, "司射遂适西阶西")
     _ev(s, "司射 释弓 弓", 150, "释弓")
@@ -362,11 +369,9 @@ def count_and_announce(s: Staging, rnd: int, right: int, left: int) -> str:
     else:
         words = "右贤于左" if outcome == "右" else "左贤于右"
         said = "若右胜，则曰：“右贤于左。”" if outcome == "右" else "若左胜，则曰：“左贤于右。”"
-        _ev(s, f"释获者 告 to=宾 words={words}", 154 if outcome == "右" else 155,
-            f"告于宾。{said} (以纯数告: {chun(margin - margin % 2)})" if margin > 1 else
-            f"告于宾。{said}")
-        if margin % 2:
-            _ev(s, "释获者 告 to=宾 words=奇", 155, "若有奇者，亦曰奇")
+        _ev(s, f"释获者 告 to=宾 words={words}{announced_count(margin)}", "154–155" if outcome == "右" else 155,
+            f"告于宾。{said}" + ("以纯数告" if margin > 1 else "") + ("；若有奇者，亦曰奇" if margin % 2 else "")
+            + f" (the 贤获, the margin: {chun(margin)})")
     _ev(s, "释获者 降", 156, "降复位")
     _ev(s, "释获者 敛算 算", 156, "坐，兼敛算")
     _ev(s, "释获者 实算 算", 156, "实八算于中")

@@ -33,7 +33,7 @@ from contextlib import contextmanager
 
 from xiangshe.domain.staging import Pair, Staging
 from xiangshe.domain.staging.archery import (SIDES, ascend_pair, bin_, bin_pair, chun, collect_arrows, dafu_pairs,
-                                    descend_pair, drink_losers, lay_out_count, losers_for,
+                                    announced_count, descend_pair, drink_losers, lay_out_count, losers_for,
                                     reload_tallies,
                                     report_done, results_for, shoot_pair, tallies)
 
@@ -666,10 +666,10 @@ def shu_huo(s: Staging, beats) -> None:
         s.ev("释获者 取贤获 算", 199, f"释获者以贤获与钧告 ({margin} = {chun(margin)})")
     s.ev("释获者 升 at=西阶", 199, "(如初, L154: 执以升，自西阶，尽阶不升堂)")
     words = {"右": "右贤于左", "左": "左贤于右", "钧": "左右钧"}[out]
-    s.ev(f"释获者 告 to=宾 words={words}", 199, "以贤获与钧告，如初" +
-         (f" (以纯数告: {chun(margin - margin % 2)})" if margin > 1 else ""))
-    if margin % 2:
-        s.ev("释获者 告 to=宾 words=奇", 199, "(如初, L155: 若有奇者，亦曰奇)")
+    count = announced_count(margin) if out != "钧" else ""
+    s.ev(f"释获者 告 to=宾 words={words}{count}", 199, "以贤获与钧告，如初" +
+         (f" (L155 {'以纯数告' if margin > 1 else ''}{'；' if margin > 2 and margin % 2 else ''}"
+          f"{'若有奇者，亦曰奇' if margin % 2 else ''}: {chun(margin)})" if count else ""))
     s.ev("释获者 降", 199, "降复位")
     with ruchu(s, 199):
         s.ev("释获者 敛算 算", 156, "坐，兼敛算")
