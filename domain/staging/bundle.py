@@ -71,7 +71,7 @@ def audit_examples() -> dict[Path, str]:
     for name, spec, header, event, instead in AUDIT_EXAMPLES:
         text = generate(Options(until="Φ32", **spec), f"乡射礼 to the count of round 2 — audit example {name}")
         head = "".join(f"# {line}\n" for line in header.split("\n"))
-        text = text.replace("\n# -- the cast", f"\n{head}fragment Φ01–Φ32\n\n# -- the cast", 1)
+        text = text.replace("\nfragment Φ01–Φ32\n", f"\n{head}fragment Φ01–Φ32\n", 1)   # generate writes it
         lines = text.split("\n")
         hits = [i for i, line in enumerate(lines) if line.split("#")[0].strip() == event]
         assert len(hits) == 1, (name, event, len(hits))
