@@ -32,12 +32,28 @@ WORDS = {"右": "右贤于左", "左": "左贤于右", "钧": "左右钧"}
 #: id, what is checked, the quote of the text it checks
 AUDIT_CHECKS: tuple[tuple[str, str, str], ...] = (
     ("R132", "the announcement (右贤于左 / 左贤于右 / 左右钧) agrees with the tallies",
-     "若右胜，则曰：“右贤于左。”"),
+     "若右胜，则曰：“右贤于左。”若左胜，则曰：“左贤于右。”以纯数告；若有奇者，亦曰奇"),
     ("N01", "no shooter looses more than a set of four arrows (乘矢) in a round", "拾发，以将乘矢"),
     ("N06", "no more than 72 tallies released in a round: of 80 (箭筹八十) eight stay in the 中",
      "箭筹八十"),
     ("N08", "no more than eight tallies for one pair in a round: the 中 holds eight", "凿背容八算"),
 )
+
+
+#: each check's own name, as its catalogue entry has it (`audit_name`)
+AUDIT_NAMES = {"R132": "告贤获", "N01": "乘矢", "N06": "箭筹八十", "N08": "中容八算"}
+#: the words of the text an announcement follows, by the result of the round (RoundScore.winner)
+ANNOUNCE_QUOTES = {"右": "若右胜，则曰：“右贤于左。”", "左": "若左胜，则曰：“左贤于右。”",
+                   "钧": "若左右钧，则左右皆执一算以告，曰：“左右钧。”"}
+
+
+def audit_name(catalogue: str) -> str:
+    """The name of an audit check (its catalogue entry's); 数获, the audit's, for one not named.
+
+    >>> audit_name("R132"), audit_name("N08")
+    ('告贤获', '中容八算')
+    """
+    return AUDIT_NAMES.get(catalogue, "数获")
 
 
 def audit_id(catalogue: str) -> str:
@@ -212,4 +228,4 @@ def _round_checks(rs: RoundScore, chosen: dict[str, str], persons) -> None:
         ok = words == want
         what = (f"announced 「{words}」; the tallies are 右 {rs.tallies['右']}, 左 {rs.tallies['左']}: "
                 f"「{want}」" + ("" if rs.winner == "钧" else f", {count}"))
-        rs.checks.append(Check(ok, what, line, _cite("若右胜，则曰：“右贤于左。”"), "R132"))
+        rs.checks.append(Check(ok, what, line, _cite(ANNOUNCE_QUOTES[rs.winner]), "R132"))

@@ -14,7 +14,7 @@ from urllib.parse import quote
 
 from xiangshe.constraints.check import Finding, Result, Suppressed
 from xiangshe.constraints.rulebook import Rule
-from xiangshe.constraints.scoring import AUDIT_CHECKS, audit_id
+from xiangshe.constraints.scoring import AUDIT_CHECKS, audit_id, audit_name
 from xiangshe.constraints.select import UNUSED
 from xiangshe.domain.text import TEXT, Citation
 from xiangshe.fsm.table import Table, tables
@@ -84,8 +84,8 @@ def machine_descriptor(t: Table) -> dict:
 
 def audit_descriptor(catalogue: str, what: str, quote_: str) -> dict:
     cite = TEXT.cite(quote_)
-    return {"id": audit_id(catalogue), "name": "数获",
-            "shortDescription": _message(f"{catalogue} 数获: {what}"),
+    return {"id": audit_id(catalogue), "name": audit_name(catalogue),
+            "shortDescription": _message(f"{catalogue} {audit_name(catalogue)}: {what}"),
             "fullDescription": _message(f"the scoring audit: {what}"),
             "help": _message("\n".join([*_quote_lines([cite]), f"audit  {AUDIT_DEFINED}"])),
             "defaultConfiguration": {"level": "error"},
