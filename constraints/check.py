@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -160,18 +161,20 @@ def refusal_threads(trace: Trace, rep) -> list[str]:
     first refused in, with nothing having moved it since (a refusal leaves the machine where it
     was), is judged against the same stale state, so its later refusals follow from the first; the
     thread is the instance, its state and the event of the first refusal of the run."""
-    moved: dict = {}                    # (label, actor) and label -> the last event that moved it
+    moved: dict = {}                    # (label, actor) and label -> the events that moved it
     for i, changes in enumerate(rep.changes):
         for label, _, _ in changes:
-            moved[(label, trace[i].actor)] = moved[label] = i
+            moved.setdefault((label, trace[i].actor), []).append(i)
+            moved.setdefault(label, []).append(i)
     runs: dict = {}                     # instance -> (state, event of the first refusal of its run)
     out = []
     for r in rep.refusals:
         t = r.table
         ident = (t.name, r.instance) if t.is_person else (t.slug, r.instance)
-        last_move = moved.get((t.name, r.instance) if t.is_person else r.instance, -1)
+        moves = moved.get((t.name, r.instance) if t.is_person else r.instance, [])
         run = runs.get(ident)
-        if run is None or run[0] != r.state or last_move >= run[1]:
+        if run is None or run[0] != r.state or \
+                bisect_left(moves, r.event.index) > bisect_left(moves, run[1]):
             run = runs[ident] = (r.state, r.event.index)
         out.append(f"machine.{t.slug}|{r.instance}|{r.state}|{run[1]}")
     return out
