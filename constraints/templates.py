@@ -18,7 +18,8 @@ would change, as early as the fault is certain. Per kind (each class says why):
 - count_before: the `then` at which the count is wrong.
 - absence_between: the `forbid` event inside the window, once a `then` closes the window (until
   then an `after` could still open a fresh window and the `forbid` would be harmless); each such
-  `forbid` once, however many `then`s close over it.
+  `forbid` once, however many `then`s close over it. A rule whose `forbid` stands for a debt (an
+  event right in itself after which something is owed) says `fault = "then"`: the `then` is reported.
 - alternate: the event that breaks the alternation; the alternation then resumes as if the missing
   partner had come, so that one missing (or extra) event is one violation, not one at every later
   event of its group.
@@ -290,12 +291,19 @@ class AbsenceBetween(Template):
     the `then`. It is reported when a `then` closes its window (only then is it a violation: an
     `after` before any `then` opens a fresh window and leaves it harmless), once, however many `then`s
     close over it; every `forbid` of the window is reported. The message names the `then` (its line)
-    that closed the window."""
+    that closed the window.
+
+    Some rules use the window the other way round: the `forbid` event is right in itself and stands
+    for what is then owed (the host's 卒觯 after which the 宾 must 辞洗 before the washing is done;
+    the ruler's draining that the 宾 must answer, 夹爵; a 大夫's entrance that makes him the one
+    pledged). There the fault is the `then` that comes while the debt is open: such a rule says
+    `fault = "then"`, and it is reported at each `then` that closes a window with a `forbid` in it."""
 
     after: Pattern
     forbid: Pattern
     then: Pattern
     same: Same = ()
+    fault: str = "forbid"               # "forbid" (the default) or "then": the event reported
     kind: ClassVar[str] = "absence_between"
     fields: ClassVar[tuple[str, ...]] = ("after", "forbid", "then")
     trigger_fields: ClassVar[tuple[str, ...]] = ("then",)
@@ -306,7 +314,12 @@ class AbsenceBetween(Template):
         out = []
         tk, ok = ctx.keyer(_keys(self.same, 0)), ctx.keyer(_keys(self.same, 1))
         for e, (is_then, is_forbid, is_after) in ctx.walk(self.then, self.forbid, self.after):
-            if is_then:
+            if is_then and self.fault == "then":
+                bad = window.get(tk(e))
+                if bad:
+                    out.append(Violation(e.index, f"「{self.forbid}」 at line {ctx.trace[bad[0]].line} "
+                                                  f"since 「{self.after}」{_desc(self.same)}"))
+            elif is_then:
                 for bad in window.get(tk(e), ()):
                     if bad not in reported:
                         reported.add(bad)
