@@ -180,6 +180,10 @@ def refusal_threads(trace: Trace, rep) -> list[str]:
     return out
 
 
+#: the findings that are never grouped under a refusal at their event (`causes`, rule 3)
+STANDALONE = ("audit.", "scope.", "suppression.")
+
+
 def causes(findings: Sequence[Finding]) -> list[int | None]:
     """For each finding, the index (in `findings`) of the finding it follows from, or None for a
     cause: one fault, one finding shown, the rest grouped under it. The heuristic, in order:
@@ -190,8 +194,9 @@ def causes(findings: Sequence[Finding]) -> list[int | None]:
     2. a finding of a rule about the same correlated instance as an earlier finding of that rule,
        for the kinds where one fault makes every later event of the instance fail (precedence,
        response, count_before: constraints/templates.py), follows from the first;
-    3. any other finding at an event a machine refused follows from that refusal (one faulty
-       event, one cause).
+    3. any other finding of a rule or a machine at an event a machine refused follows from that
+       refusal (one faulty event, one cause); the findings of the scoring audit, of the scope and
+       of suppressions say something else about the staging and stand on their own.
 
     A finding is only ever grouped under a cause (the root of its chain), never under another
     consequence; nothing is dropped: every finding stays in the list, and the JSON marks the
@@ -209,7 +214,8 @@ def causes(findings: Sequence[Finding]) -> list[int | None]:
         if f.rule.startswith("machine.") and f.event is not None:
             refused.setdefault(f.event, i)
     for i, f in enumerate(findings):
-        if parent[i] is None and f.event is not None and refused.get(f.event, i) != i:
+        if parent[i] is None and f.event is not None and refused.get(f.event, i) != i and \
+                not f.rule.startswith(STANDALONE):
             parent[i] = refused[f.event]
 
     def root(i: int) -> int:

@@ -160,6 +160,9 @@ def scope_text(results: Sequence[Result]) -> list[str]:
         whole = sum(1 for r in scoped if r.scope.whole)
         reached = set().union(*(r.scope.reached for r in scoped))
         total = set(reached).union(*(r.scope.unreached for r in scoped))
+        if msg.zh():
+            return [f"{t('scope')}: 全礼 {whole} 份，片段 {len(scoped) - whole} 份；"
+                    f"有所待而验之规 {len(total)} 条，诸仪注触及 {len(reached)} 条"]
         return [f"{t('scope')}: {whole} whole ceremon{'ies' if whole != 1 else 'y'}, "
                 f"{len(scoped) - whole} fragment{'s' if len(scoped) - whole != 1 else ''}; "
                 f"{len(reached)} of {len(total)} rules with a trigger triggered by some staging"]
