@@ -247,6 +247,9 @@ def _sources(files: tuple[str, ...], stdin_format: str | None, stdin_filename: s
               help="text (the default), json, sarif (SARIF 2.1.0, for code scanning), junit (JUnit XML, "
                    "for CI) or github (GitHub Actions annotations)")
 @click.option("--scoring", is_flag=True, help="show the scoring audit arrow by arrow")
+@click.option("--verbose", "-v", is_flag=True,
+              help="text: show every finding, also those that follow from another (by default counted "
+                   "under the finding they follow from; JSON always has them all, with caused_by)")
 @click.option("--color/--no-color", "color", default=None,
               help="colour the text output (default: on a terminal, unless NO_COLOR is set)")
 @click.option("--progress/--no-progress", "show_progress", default=None, hidden=True,
@@ -256,7 +259,8 @@ def _sources(files: tuple[str, ...], stdin_format: str | None, stdin_filename: s
 @lint_options()
 @_github_input_errors
 def check(files: tuple[str, ...], fmt: str | None, scoring: bool, reading: tuple[str, ...],
-          readings_file: Path | None, color: bool | None = None, show_progress: bool | None = None,
+          readings_file: Path | None, verbose: bool = False, color: bool | None = None,
+          show_progress: bool | None = None,
           stdin_format: str | None = None, stdin_filename: str | None = None, **lint) -> None:
     """Replay FILES through the machines and the rules (no FILE: the canonical ceremony, when
     standard input holds nothing; piped data needs -).
@@ -299,7 +303,7 @@ def check(files: tuple[str, ...], fmt: str | None, scoring: bool, reading: tuple
         echo(render.check_json(results, chosen, linted))
     else:
         from xiangshe.reports import colour
-        text, paint = visible(render.check_text(results, chosen, scoring, linted)), colour.enabled(color)
+        text, paint = visible(render.check_text(results, chosen, scoring, linted, verbose)), colour.enabled(color)
         click.echo(colour.paint(text) if paint else text, color=paint)
     sys.exit(2 if unreadable else 0 if all(r.ok for r in results) else 1)
 

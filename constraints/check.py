@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
@@ -9,7 +10,7 @@ from typing import TYPE_CHECKING
 from xiangshe.constraints.pattern import Context
 from xiangshe.constraints.rulebook import Rule, active_rules
 from xiangshe.constraints.scope import NAMES, Pending, Problem, Scope, due_beyond, scope
-from xiangshe.constraints.scoring import RoundScore, audit, audit_id
+from xiangshe.constraints.scoring import RoundScore, audit, audit_id, audit_name
 from xiangshe.domain.errors import InputError, TraceError, did_you_mean
 from xiangshe.domain.gcpause import gc_paused
 from xiangshe.domain.parse import TraceErrors
@@ -40,6 +41,9 @@ class Finding:
     reading: str | None = None
     subject: str = ""         # what the finding is about, as the baseline fingerprints it: the event
                               # in the vocabulary's words, else the line with its spacing collapsed
+    thread: str = ""          # findings with the same thread follow from the first of them
+                              # (`causes`): a machine instance stuck in one state, or a rule's
+                              # correlated instance; "" for a finding that stands on its own
 
     @property
     def sort_key(self) -> tuple:
@@ -122,7 +126,7 @@ def validate(trace: Trace) -> None:
         raise TraceErrors(errors[:20])
 
 
-def refusal_finding(trace: Trace, r: Refusal) -> Finding:
+def refusal_finding(trace: Trace, r: Refusal, thread: str = "") -> Finding:
     t: Table = r.table
     needed = next((e for e in t.edges if e.act == r.event.act), t.edges[0])
     allowed = ", ".join(r.allowed) if r.allowed else "nothing"
@@ -133,7 +137,7 @@ def refusal_finding(trace: Trace, r: Refusal) -> Finding:
         message=f"{who} cannot {r.event.act} while {r.state}; allowed here: {allowed}",
         citation=needed.cite,
         defined=f"{t.path}:{needed.defined_at}  {needed.act}: {needed.source} → {needed.dest}",
-        headings=(), excerpt=trace.line_text(r.event.line), subject=r.event.render())
+        headings=(), excerpt=trace.line_text(r.event.line), subject=r.event.render(), thread=thread)
 
 
 def rule_findings(trace: Trace, ctx: Context, rule: Rule) -> list[Finding]:
@@ -145,9 +149,86 @@ def rule_findings(trace: Trace, ctx: Context, rule: Rule) -> list[Finding]:
             index, line, subject = e.index, e.line, e.render()
         else:
             index, line, subject = None, v.line, _subject(trace, v.line)
+        thread = f"{rule.id}|{v.key!r}" if v.key is not None else ""
         out.append(Finding(rule.id, rule.name, rule.catalogue, index, line, v.message,
                            rule.citations[0], rule.location, rule.headings,
-                           trace.line_text(line) if line else "", rule.reading, subject))
+                           trace.line_text(line) if line else "", rule.reading, subject, thread))
+    return out
+
+
+def refusal_threads(trace: Trace, rep) -> list[str]:
+    """For each refusal of `rep`, its thread: a machine instance refused again in the state it was
+    first refused in, with nothing having moved it since (a refusal leaves the machine where it
+    was), is judged against the same stale state, so its later refusals follow from the first; the
+    thread is the instance, its state and the event of the first refusal of the run."""
+    moved: dict = {}                    # (label, actor) and label -> the events that moved it
+    for i, changes in enumerate(rep.changes):
+        for label, _, _ in changes:
+            moved.setdefault((label, trace[i].actor), []).append(i)
+            moved.setdefault(label, []).append(i)
+    runs: dict = {}                     # instance -> (state, event of the first refusal of its run)
+    out = []
+    for r in rep.refusals:
+        t = r.table
+        ident = (t.name, r.instance) if t.is_person else (t.slug, r.instance)
+        moves = moved.get((t.name, r.instance) if t.is_person else r.instance, [])
+        run = runs.get(ident)
+        if run is None or run[0] != r.state or \
+                bisect_left(moves, r.event.index) > bisect_left(moves, run[1]):
+            run = runs[ident] = (r.state, r.event.index)
+        out.append(f"machine.{t.slug}|{r.instance}|{r.state}|{run[1]}")
+    return out
+
+
+#: the findings that are never grouped under a refusal at their event (`causes`, rule 3)
+STANDALONE = ("audit.", "scope.", "suppression.")
+
+
+def causes(findings: Sequence[Finding]) -> list[int | None]:
+    """For each finding, the index (in `findings`) of the finding it follows from, or None for a
+    cause: one fault, one finding shown, the rest grouped under it. The heuristic, in order:
+
+    1. a machine refusal of an instance that is still in the state it was first refused in, with
+       nothing having moved it since, follows from that first refusal (the machine stays where it
+       was on a refusal, so every later act of the instance is judged against the stale state);
+    2. a finding of a rule about the same correlated instance as an earlier finding of that rule,
+       for the kinds where one fault makes every later event of the instance fail (precedence,
+       response, count_before: constraints/templates.py), follows from the first;
+    3. any other finding of a rule or a machine at an event a machine refused follows from that
+       refusal (one faulty event, one cause); the findings of the scoring audit, of the scope and
+       of suppressions say something else about the staging and stand on their own.
+
+    A finding is only ever grouped under a cause (the root of its chain), never under another
+    consequence; nothing is dropped: every finding stays in the list, and the JSON marks the
+    grouped ones with `caused_by`."""
+    parent: list[int | None] = [None] * len(findings)
+    first: dict[str, int] = {}
+    for i, f in enumerate(findings):
+        if f.thread:
+            if f.thread in first:
+                parent[i] = first[f.thread]
+            else:
+                first[f.thread] = i
+    refused: dict[int, int] = {}
+    for i, f in enumerate(findings):
+        if f.rule.startswith("machine.") and f.event is not None:
+            refused.setdefault(f.event, i)
+    for i, f in enumerate(findings):
+        if parent[i] is None and f.event is not None and refused.get(f.event, i) != i and \
+                not f.rule.startswith(STANDALONE):
+            parent[i] = refused[f.event]
+
+    def root(i: int) -> int:
+        seen = {i}
+        while parent[i] is not None and parent[i] not in seen:
+            i = parent[i]
+            seen.add(i)
+        return i
+
+    out: list[int | None] = []
+    for i in range(len(findings)):
+        r = root(i) if parent[i] is not None else i
+        out.append(None if r == i else r)
     return out
 
 
@@ -161,7 +242,7 @@ def check_trace(trace: Trace, rules: Sequence[Rule] | None = None,
         from xiangshe.constraints.suppress import read
         suppressions = read(trace)
     rep = replay(trace)
-    findings = [refusal_finding(trace, r) for r in rep.refusals]
+    findings = [refusal_finding(trace, r, th) for r, th in zip(rep.refusals, refusal_threads(trace, rep))]
     ctx = Context(trace, rep)
     rules = rules if rules is not None else active_rules()
     pending: list[Pending] = []
@@ -193,12 +274,16 @@ def _subject(trace: Trace, line: int | None) -> str:
 
 
 def audit_findings(trace: Trace, rounds: Sequence[RoundScore]) -> list[Finding]:
-    """The scoring audit's failed checks (a wrong announcement, more than four arrows …)."""
+    """The scoring audit's failed checks (a wrong announcement, more than four arrows …), each under
+    its own check's name; `event` is the index of the event the check is about (the announcement),
+    None for a check about a round as a whole (the counts of N01, N06, N08)."""
+    at_line = {e.line: e.index for e in trace.events}
     out = []
     for rs in rounds:
         for c in rs.checks:
             if not c.ok:
-                out.append(Finding(audit_id(c.catalogue), "数获", c.catalogue, None, c.line,
+                out.append(Finding(audit_id(c.catalogue), audit_name(c.catalogue), c.catalogue,
+                                   at_line.get(c.line) if c.line else None, c.line,
                                    c.what, c.cite, "constraints/scoring.py  the scoring audit", (),
                                    trace.line_text(c.line) if c.line else "", None,
                                    _subject(trace, c.line)))

@@ -116,6 +116,10 @@ def _template(data: dict, vocab: Vocabulary, where: str, at: int) -> Template:
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise RulebookError(where, at, f"n is a whole number ≥ 0, not {value!r}")
             args[name] = value
+        elif name == "fault":
+            if value not in ("forbid", "then"):
+                raise RulebookError(where, at, "fault is \"forbid\" (the default) or \"then\"")
+            args[name] = value
         elif name == "op":
             if value not in ("==", "<=", ">="):
                 raise RulebookError(where, at, "op is ==, <= or >=")

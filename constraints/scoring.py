@@ -52,7 +52,7 @@ XIAN_HUO_LABEL = {"margin": "the margin, 郑注 齊之而取其餘", "whole": "t
 #: id, what is checked, the quote of the text it checks
 AUDIT_CHECKS: tuple[tuple[str, str, str], ...] = (
     ("R132", "the announcement (右贤于左 / 左贤于右 / 左右钧) agrees with the tallies",
-     "若右胜，则曰：“右贤于左。”"),
+     "若右胜，则曰：“右贤于左。”若左胜，则曰：“左贤于右。”以纯数告；若有奇者，亦曰奇"),
     ("N10", "the count announced (chun= 纯, qi= 奇) is the 贤获 under the reading xian-huo; 「左右钧」 "
             "has none", "以纯数告；若有奇者，亦曰奇"),
     ("R131", "each side counted is laid out in bundles of ten 纯 (缩), the 纯 left over (横) and the 奇 "
@@ -62,6 +62,22 @@ AUDIT_CHECKS: tuple[tuple[str, str, str], ...] = (
      "箭筹八十"),
     ("N08", "no more than eight tallies for one pair in a round: the 中 holds eight", "凿背容八算"),
 )
+
+
+#: each check's own name, as its catalogue entry has it (`audit_name`)
+AUDIT_NAMES = {"R132": "告贤获", "N10": "以纯数告", "R131": "委算", "N01": "乘矢", "N06": "箭筹八十", "N08": "中容八算"}
+#: the words of the text an announcement follows, by the result of the round (RoundScore.winner)
+ANNOUNCE_QUOTES = {"右": "若右胜，则曰：“右贤于左。”", "左": "若左胜，则曰：“左贤于右。”",
+                   "钧": "若左右钧，则左右皆执一算以告，曰：“左右钧。”"}
+
+
+def audit_name(catalogue: str) -> str:
+    """The name of an audit check (its catalogue entry's); 数获, the audit's, for one not named.
+
+    >>> audit_name("R132"), audit_name("N08")
+    ('告贤获', '中容八算')
+    """
+    return AUDIT_NAMES.get(catalogue, "数获")
 
 
 def audit_id(catalogue: str) -> str:

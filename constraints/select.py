@@ -27,7 +27,7 @@ from pathlib import Path
 from xiangshe.constraints.rulebook import Rule, rulebook
 from xiangshe.constraints.scope import IDS as SCOPE_IDS
 from xiangshe.constraints.scope import NAMES
-from xiangshe.constraints.scoring import AUDIT_CHECKS, audit_id
+from xiangshe.constraints.scoring import AUDIT_CHECKS, audit_id, audit_name
 from xiangshe.domain.errors import InputError, did_you_mean
 from xiangshe.domain.text import TEXT, Citation
 from xiangshe.fsm.table import tables
@@ -66,7 +66,7 @@ def universe() -> tuple[CheckInfo, ...]:
            for r in rulebook()]
     out += [CheckInfo(f"machine.{t.slug}", t.name, None, "machine", "machine", None, t.edges[0].cite)
             for t in tables()]
-    out += [CheckInfo(audit_id(c), "数获", c, "audit", "scoring", None, TEXT.cite(q))
+    out += [CheckInfo(audit_id(c), audit_name(c), c, "audit", "scoring", None, TEXT.cite(q))
             for c, _, q in AUDIT_CHECKS]
     out += [CheckInfo(i, NAMES[i], None, "scope", "scope", None, TEXT.cite("乡射之礼")) for i in SCOPE_IDS]
     out.append(CheckInfo(UNUSED, "未用之豁免", None, "suppression", None, None, TEXT.cite("乡射之礼")))

@@ -5,6 +5,35 @@ match, as the Context indexes them, hashing on the correlated keys) and
 
 `same` correlates two events: `same = ["obj"]` (the same cup), or a mapping from the keys of the
 later (or `then`) event to those of the other one, `same = {for = "actor", arrow = "arrow"}`.
+
+Where a violation is reported (`Violation.at`): at the FAULTY event, the one a corrected staging
+would change, as early as the fault is certain. Per kind (each class says why):
+
+- absence: the forbidden event.
+- precedence: the `then` that came without its `first` (the missing event is no event; the `then`
+  is where it was due).
+- response: the `first` left unanswered (where the obligation was taken on; that no answer follows
+  is known only at the end of the trace).
+- unique / at_most: the occurrence that is one too many (the second; the (n+1)-th).
+- count_before: the `then` at which the count is wrong.
+- absence_between: the `forbid` event inside the window, once a `then` closes the window (until
+  then an `after` could still open a fresh window and the `forbid` would be harmless); each such
+  `forbid` once, however many `then`s close over it. A rule whose `forbid` stands for a debt (an
+  event right in itself after which something is owed) says `fault = "then"`: the `then` is reported.
+- alternate: the event that breaks the alternation; the alternation then resumes as if the missing
+  partner had come, so that one missing (or extra) event is one violation, not one at every later
+  event of its group.
+- pair / cast_absence: no event (`at` is None); the line of the pair or cast statement.
+
+`Violation.key` is the correlated instance a violation concerns (the values of the `same` keys),
+for the kinds where one fault makes every later event of that instance fail: precedence (one missing
+`first` leaves every later `then` of the instance without it), response (one missing `then` at the
+end leaves every earlier unanswered `first` of it) and count_before (one missing or extra `first`
+miscounts every later `then`). constraints/check.py groups such findings of a rule under the first
+(`caused_by`); the kinds whose violations are each an event of their own (absence, unique, at_most,
+absence_between, alternate after its resynchronisation) give no key. Where a violation is reported
+and how many there are changes nothing about whether a trace holds: `clauses` (the z3 meaning) is
+the same statement.
 """
 
 from __future__ import annotations
@@ -26,6 +55,8 @@ class Violation:
     at: int | None                      # event index, or None for a violation of the cast
     message: str
     line: int | None = None             # for cast violations: the line of the pair/cast statement
+    key: tuple | None = None            # the correlated instance, where its later violations follow
+                                        # from its first (see the module's docstring)
 
 
 def _keys(same: Same, side: int) -> tuple[str, ...]:
@@ -82,7 +113,10 @@ class Absence(Template):
 
 @dataclass(frozen=True)
 class Precedence(Template):
-    """Every `then` event comes after a `first` event (that agrees with it on `same`)."""
+    """Every `then` event comes after a `first` event (that agrees with it on `same`).
+
+    Reported at each `then` without an earlier `first`, with the instance as `key`: adding the one
+    missing `first` before the earliest of them repairs them all."""
 
     first: Pattern
     then: Pattern
@@ -96,8 +130,8 @@ class Precedence(Template):
         out = []
         tk, fk = ctx.keyer(_keys(self.same, 0)), ctx.keyer(_keys(self.same, 1))
         for e, (is_then, is_first) in ctx.walk(self.then, self.first):
-            if is_then and tk(e) not in seen:
-                out.append(Violation(e.index, f"no earlier 「{self.first}」{_desc(self.same)}"))
+            if is_then and (k := tk(e)) not in seen:
+                out.append(Violation(e.index, f"no earlier 「{self.first}」{_desc(self.same)}", key=k))
             if is_first:
                 seen.add(fk(e))
         return out
@@ -111,7 +145,11 @@ class Precedence(Template):
 
 @dataclass(frozen=True)
 class Response(Template):
-    """Every `first` event is followed by a `then` event (that agrees with it on `same`)."""
+    """Every `first` event is followed by a `then` event (that agrees with it on `same`).
+
+    Reported at each `first` left without a later `then`, with the instance as `key`: the unanswered
+    ones of an instance are those after its last `then`, and one `then` after the last of them
+    repairs them all."""
 
     first: Pattern
     then: Pattern
@@ -125,8 +163,8 @@ class Response(Template):
         out = []
         tk, fk = ctx.keyer(_keys(self.same, 0)), ctx.keyer(_keys(self.same, 1))
         for e, (is_first, is_then) in reversed(ctx.walk(self.first, self.then)):
-            if is_first and fk(e) not in seen:
-                out.append(Violation(e.index, f"no later 「{self.then}」{_desc(self.same)}"))
+            if is_first and (k := fk(e)) not in seen:
+                out.append(Violation(e.index, f"no later 「{self.then}」{_desc(self.same)}", key=k))
             if is_then:
                 seen.add(tk(e))
         return out[::-1]
@@ -141,7 +179,9 @@ class Response(Template):
 
 @dataclass(frozen=True)
 class Unique(Template):
-    """No two events match `pattern` and agree on `same`."""
+    """No two events match `pattern` and agree on `same`.
+
+    Reported at every repetition (no `key`: each is an event of its own to be taken out)."""
 
     pattern: Pattern
     same: Same = ()
@@ -170,7 +210,9 @@ class Unique(Template):
 
 @dataclass(frozen=True)
 class AtMost(Template):
-    """At most `n` events match `pattern` among those that agree on `same`."""
+    """At most `n` events match `pattern` among those that agree on `same`.
+
+    Reported once per instance, at the (n+1)-th event."""
 
     pattern: Pattern
     n: int
@@ -202,7 +244,10 @@ _OPS = {"==": lambda a, b: a == b, "<=": lambda a, b: a <= b, ">=": lambda a, b:
 
 @dataclass(frozen=True)
 class CountBefore(Template):
-    """At every `then` event, the number of earlier `first` events that agree on `same` is `op n`."""
+    """At every `then` event, the number of earlier `first` events that agree on `same` is `op n`.
+
+    Reported at each `then` where the count is wrong, with the instance as `key`: one missing or
+    extra `first` miscounts every later `then` of the instance."""
 
     first: Pattern
     then: Pattern
@@ -223,7 +268,7 @@ class CountBefore(Template):
                 have = count[tk(e)]
                 if not test(have, self.n):
                     out.append(Violation(e.index, f"{have} earlier 「{self.first}」{_desc(self.same)}; "
-                                                  f"the text requires {self.op} {self.n}"))
+                                                  f"the text requires {self.op} {self.n}", key=tk(e)))
             if is_first:
                 count[fk(e)] += 1
         return out
@@ -239,32 +284,54 @@ class CountBefore(Template):
 @dataclass(frozen=True)
 class AbsenceBetween(Template):
     """No `forbid` event lies between a `then` event and the latest earlier `after` event
-    (all three agreeing on `same`)."""
+    (all three agreeing on `same`).
+
+    Reported at the `forbid` event: it is the act the text rules out (the wash inside the 旅, the
+    guest who comes down with the host), and a staging is corrected by taking it out, not by moving
+    the `then`. It is reported when a `then` closes its window (only then is it a violation: an
+    `after` before any `then` opens a fresh window and leaves it harmless), once, however many `then`s
+    close over it; every `forbid` of the window is reported. The message names the `then` (its line)
+    that closed the window.
+
+    Some rules use the window the other way round: the `forbid` event is right in itself and stands
+    for what is then owed (the host's 卒觯 after which the 宾 must 辞洗 before the washing is done;
+    the ruler's draining that the 宾 must answer, 夹爵; a 大夫's entrance that makes him the one
+    pledged). There the fault is the `then` that comes while the debt is open: such a rule says
+    `fault = "then"`, and it is reported at each `then` that closes a window with a `forbid` in it."""
 
     after: Pattern
     forbid: Pattern
     then: Pattern
     same: Same = ()
+    fault: str = "forbid"               # "forbid" (the default) or "then": the event reported
     kind: ClassVar[str] = "absence_between"
     fields: ClassVar[tuple[str, ...]] = ("after", "forbid", "then")
     trigger_fields: ClassVar[tuple[str, ...]] = ("then",)
 
     def holds(self, ctx: Context) -> list[Violation]:
-        state: dict = {}            # key -> index of a forbid event since the latest `after`, or -1
+        window: dict = {}           # key -> the forbid events since the latest `after` (a list)
+        reported: set[int] = set()
         out = []
         tk, ok = ctx.keyer(_keys(self.same, 0)), ctx.keyer(_keys(self.same, 1))
         for e, (is_then, is_forbid, is_after) in ctx.walk(self.then, self.forbid, self.after):
-            if is_then:
-                bad = state.get(tk(e), -1)
-                if bad >= 0:
-                    out.append(Violation(e.index, f"「{self.forbid}」 at line {ctx.trace[bad].line} "
+            if is_then and self.fault == "then":
+                bad = window.get(tk(e))
+                if bad:
+                    out.append(Violation(e.index, f"「{self.forbid}」 at line {ctx.trace[bad[0]].line} "
                                                   f"since 「{self.after}」{_desc(self.same)}"))
+            elif is_then:
+                for bad in window.get(tk(e), ()):
+                    if bad not in reported:
+                        reported.add(bad)
+                        out.append(Violation(bad, f"「{self.forbid}」 since 「{self.after}」, before 「{self.then}」 "
+                                                  f"at line {e.line}{_desc(self.same)}"))
             if is_forbid:
                 k = ok(e)
-                if k in state and state[k] < 0:
-                    state[k] = e.index
+                if k in window:
+                    window[k].append(e.index)
             if is_after:
-                state[ok(e)] = -1
+                window[ok(e)] = []
+        out.sort(key=lambda v: v.at)
         return out
 
     def clauses(self, sym: Symbolic) -> list:
@@ -281,7 +348,12 @@ class AbsenceBetween(Template):
 
 @dataclass(frozen=True)
 class Alternate(Template):
-    """Within each group agreeing on `same`, `a` and `b` events alternate, beginning with `a`."""
+    """Within each group agreeing on `same`, `a` and `b` events alternate, beginning with `a`.
+
+    Reported at the event that breaks the alternation (an `a` where a `b` was due, or a `b` where an
+    `a` was due). The alternation then resumes as if the missing partner had come just before it:
+    one missing or extra event is one violation, and the events after it, in their right order, are
+    not reported again. (Whether the trace holds is unchanged: the first violation is where it was.)"""
 
     a: Pattern
     b: Pattern
@@ -298,10 +370,15 @@ class Alternate(Template):
         for e, (is_a, is_b) in ctx.walk(self.a, self.b):
             k = tk(e)
             fine = (is_a and na[k] == nb[k]) or (is_b and na[k] == nb[k] + 1)
+            k2 = ok(e)
             if not fine:
                 got, want = (self.a, self.b) if is_a else (self.b, self.a)
                 out.append(Violation(e.index, f"「{got}」 where 「{want}」 was due{_desc(self.same)}"))
-            k2 = ok(e)
+                # resynchronise: the missing partner is taken as come just before this event
+                if is_a:
+                    nb[k2] = na[k2]
+                else:
+                    na[k2] = nb[k2] + 1
             na[k2] += is_a
             nb[k2] += is_b
         return out

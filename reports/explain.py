@@ -8,6 +8,7 @@ import json
 from collections.abc import Sequence
 
 from xiangshe.constraints.explain import AuditCheck, Explanation, ScopeCheck
+from xiangshe.constraints.scoring import audit_name
 from xiangshe.domain.text import TEXT, Citation
 from xiangshe.fsm.table import Table
 from xiangshe.reports.messages import label, prose, t
@@ -70,7 +71,7 @@ def machine_json(table: Table) -> dict:
 
 def audit_text(check: AuditCheck) -> str:
     """A check of the scoring audit: what it checks, where, and the text it checks."""
-    return "\n".join([f"数获  ({check.id}, {check.catalogue})",
+    return "\n".join([f"{audit_name(check.catalogue)}  ({check.id}, {check.catalogue})",
                       f"  {label('defined')}{check.defined}  {t('the scoring audit')}",
                       f"  {label('checks')}{t(check.what)}",
                       f"  {t('text')}:",
@@ -78,7 +79,7 @@ def audit_text(check: AuditCheck) -> str:
 
 
 def audit_json(check: AuditCheck) -> dict:
-    return {"id": check.id, "name": "数获", "catalogue": check.catalogue, "kind": "audit",
+    return {"id": check.id, "name": audit_name(check.catalogue), "catalogue": check.catalogue, "kind": "audit",
             "checks": check.what, "defined": check.defined,
             "quotes": [{"text": check.citation.quote, "source_line": check.citation.line}]}
 

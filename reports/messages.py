@@ -285,12 +285,44 @@ def wrote_report(path: str, events: int, violations: int) -> str:
             + (f"{violations} violation{'s' if violations != 1 else ''}" if violations else "no violations"))
 
 
-def violations_summary(total: int, bad: int, traces: int, events: int) -> str:
-    """`1 violation in 1 of 1 trace (22 events)`."""
+def _found(total: int, found: int | None) -> str:
+    """What the causes leave out: `; 124 findings, 123 of them following from another`."""
+    if found is None or found == total:
+        return ""
     if language() == "zh":
-        return f"{total} 处违例，共 {traces} 份仪注中 {bad} 份（{events} 个事件）"
+        return f"；共 {found} 条发现，其中 {found - total} 条由他者所致"
+    return f"; {found} findings, {found - total} of them following from another"
+
+
+def violations_summary(total: int, bad: int, traces: int, events: int, found: int | None = None) -> str:
+    """`1 violation in 1 of 1 trace (22 events)`: `total` counts the causes; `found`, every
+    finding, when some follow from another (`; 124 findings, 123 of them following from another`)."""
+    if language() == "zh":
+        return f"{total} 处违例，共 {traces} 份仪注中 {bad} 份（{events} 个事件）" + _found(total, found)
     return (f"{total} violation{'s' if total != 1 else ''} in {bad} of {traces} "
-            f"trace{'s' if traces != 1 else ''} ({events} events)")
+            f"trace{'s' if traces != 1 else ''} ({events} events)" + _found(total, found))
+
+
+def followers_line(n: int, rules: dict[str, int], first: int | None, last: int | None,
+                   shown: bool) -> str:
+    """Under a cause: `  and 123 findings that follow from it (qian-yue-yu-xia ×123, lines
+    1023–2900; --verbose shows them)`."""
+    which = ", ".join(f"{r} ×{k}" for r, k in rules.items())
+    if first is not None:
+        where = (f"第 {first} 行" if first == last else f"第 {first}–{last} 行") if zh() else \
+            (f"line {first}" if first == last else f"lines {first}–{last}")
+        which += ("，" if zh() else ", ") + where
+    if zh():
+        return f"  另有 {n} 条由此所致（{which}；" + ("均列于下）" if shown else "加 --verbose 列出）")
+    return (f"  and {n} finding{'s' if n != 1 else ''} that follow{'s' if n == 1 else ''} from it ({which}; "
+            + ("shown below)" if shown else "--verbose shows them)"))
+
+
+def follows_line(line: int | None, rule: str) -> str:
+    """Under a finding that follows from another, with --verbose: `  follows from line 1021 [rule]`."""
+    if zh():
+        return f"  由第 {line} 行所致 [{rule}]" if line else f"  由他者所致 [{rule}]"
+    return f"  follows from line {line} [{rule}]" if line else f"  follows from [{rule}]"
 
 
 def ok_summary(traces: int, events: int) -> str:
@@ -330,19 +362,20 @@ def scope_summary(claim: str, staged: int, span: str, throughout: int, triggered
             + (f" (not triggered: {len(unreached)}: {names})" if unreached else "") + f"; {left}")
 
 
-def unreadable_summary(unread: int, traces: int, total: int, bad: int, events: int) -> str:
+def unreadable_summary(unread: int, traces: int, total: int, bad: int, events: int,
+                       found: int | None = None) -> str:
     """`bad input: 1 of 3 traces could not be read; the other 2: 1 violation in 1 (3656 events)`."""
     others = traces - unread
     if language() == "zh":
         out = f"输入有误：{traces} 份仪注中 {unread} 份无法读取"
         if others:
-            out += (f"；其余 {others} 份中 {bad} 份有 {total} 处违例（{events} 个事件）" if total else
+            out += (f"；其余 {others} 份中 {bad} 份有 {total} 处违例（{events} 个事件）{_found(total, found)}" if total else
                     f"；其余 {others} 份无违例（{events} 个事件）")
         return out
     out = f"bad input: {unread} of {traces} trace{'s' if traces != 1 else ''} could not be read"
     if others:
         out += (f"; the other {others}: {total} violation{'s' if total != 1 else ''} in {bad} "
-                f"({events} events)" if total else f"; the other {others}: no violations ({events} events)")
+                f"({events} events){_found(total, found)}" if total else f"; the other {others}: no violations ({events} events)")
     return out
 
 

@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from xiangshe.constraints.check import Finding, Result, Suppressed
+from xiangshe.constraints.check import Finding, Result, Suppressed, causes
 from xiangshe.constraints.rulebook import Rule
 from xiangshe.domain.text import TEXT
 from xiangshe.domain.visible import clip, shorten, visible
@@ -31,6 +31,40 @@ def finding_text(f: Finding, path: str) -> str:
     out.append(f"  {t('rule'):<5} {msg.sentence('FRAME', f.defined)}{crumbs}")
     out.append(f"  {t('text'):<5} {f.citation}")
     return visible("\n".join(out))
+
+
+def findings_text(r: Result, verbose: bool = False) -> list[str]:
+    """The findings of one trace, one cause each (constraints/check.py `causes`): the findings that
+    follow from a cause are counted under it, and shown, each marked, with `verbose`."""
+    caused_by = causes(r.findings)
+    under: dict[int, list[int]] = {}
+    for i, c in enumerate(caused_by):
+        if c is not None:
+            under.setdefault(c, []).append(i)
+    out = []
+    for i, f in enumerate(r.findings):
+        c = caused_by[i]
+        if c is not None:
+            if verbose:
+                root = r.findings[c]
+                out.append(finding_text(f, r.path) + "\n" + msg.follows_line(root.line, root.rule))
+            continue
+        block = finding_text(f, r.path)
+        if i in under:
+            grouped = [r.findings[j] for j in under[i]]
+            rules: dict[str, int] = {}
+            for g in grouped:
+                rules[g.rule] = rules.get(g.rule, 0) + 1
+            lines = [g.line for g in grouped if g.line]
+            block += "\n" + visible(msg.followers_line(len(grouped), rules, min(lines) if lines else None,
+                                                        max(lines) if lines else None, verbose))
+        out.append(block)
+    return out
+
+
+def cause_count(r: Result) -> int:
+    """How many of the findings of `r` are causes (not following from another)."""
+    return sum(1 for c in causes(r.findings) if c is None)
 
 
 def scoring_text(r: Result, detail: bool = False) -> list[str]:
@@ -84,24 +118,27 @@ def input_errors_text(results: Sequence[Result]) -> str:
 
 
 def check_text(results: Sequence[Result], readings: dict[str, str] | None = None,
-               scoring: bool = False, lint: Outcome | None = None) -> str:
-    """The findings and scoring audit of each staging that was read, and a summary that counts the
-    ones that could not be (their errors are `input_errors_text`, shown before this)."""
+               scoring: bool = False, lint: Outcome | None = None, verbose: bool = False) -> str:
+    """The findings (one per cause; every one with `verbose`) and scoring audit of each staging
+    that was read, and a summary that counts the causes and the ones that could not be read
+    (their errors are `input_errors_text`, shown before this)."""
     from xiangshe.reports.messages import unreadable_summary
 
     out = []
     readable = [r for r in results if r.readable]
     for r in readable:
-        out += [finding_text(f, r.path) for f in r.findings]
+        out += findings_text(r, verbose)
         out += scoring_text(r, scoring)
     out += scope_text(readable)
-    total = sum(len(r.findings) for r in readable)
+    total = sum(cause_count(r) for r in readable)
+    found = sum(len(r.findings) for r in readable)
     events = sum(r.events for r in readable)
     bad = sum(1 for r in readable if not r.ok)
     if len(readable) < len(results):
-        out.append(unreadable_summary(len(results) - len(readable), len(results), total, bad, events))
+        out.append(unreadable_summary(len(results) - len(readable), len(results), total, bad, events,
+                                      found))
     elif total:
-        out.append(violations_summary(total, bad, len(results), events))
+        out.append(violations_summary(total, bad, len(results), events, found))
     else:
         out.append(ok_summary(len(results), events))
     if lint is not None:
@@ -151,14 +188,17 @@ def scope_json(r: Result) -> dict | None:
             "pending": [{"rule": p.rule, "line": p.line, "message": p.message} for p in s.pending]}
 
 
-def finding_json(f: Finding) -> dict:
+def finding_json(f: Finding, caused_by: int | None = None) -> dict:
     return {"rule": f.rule, "name": f.name, "catalogue": f.catalogue, "event": f.event,
             "line": f.line, "message": f.message, "quote": f.citation.quote,
-            "source_line": f.citation.line, "defined": f.defined, "reading": f.reading}
+            "source_line": f.citation.line, "defined": f.defined, "reading": f.reading,
+            "caused_by": caused_by}
 
 
 def suppressed_json(s: Suppressed) -> dict:
-    return finding_json(s.finding) | {"suppressed": True, "kind": s.kind, "reason": s.reason,
+    doc = finding_json(s.finding)
+    del doc["caused_by"]                # a suppressed finding is grouped under nothing
+    return doc | {"suppressed": True, "kind": s.kind, "reason": s.reason,
                                       "suppression_line": s.line}
 
 
@@ -169,7 +209,8 @@ def input_error_json(e) -> dict:
 
 def trace_json(r: Result) -> dict:
     doc = {"path": r.path, "ok": r.ok, "events": r.events,
-           "violations": [finding_json(f) for f in r.findings],
+           "violations": [finding_json(f, c) for f, c in zip(r.findings, causes(r.findings))],
+           "causes": cause_count(r),
            "suppressed": [suppressed_json(s) for s in r.suppressed],
            "not_applied": list(r.not_applied),
            "scoring": scoring_json(r), "scope": scope_json(r)}

@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from pathlib import PurePath, PurePosixPath, PureWindowsPath
 from urllib.parse import quote
 
-from xiangshe.constraints.check import Finding, Result, Suppressed
+from xiangshe.constraints.check import Finding, Result, Suppressed, causes
 from xiangshe.constraints.rulebook import Rule
-from xiangshe.constraints.scoring import AUDIT_CHECKS, audit_id
+from xiangshe.constraints.scoring import AUDIT_CHECKS, audit_id, audit_name
 from xiangshe.constraints.select import UNUSED
 from xiangshe.domain.text import TEXT, Citation
 from xiangshe.fsm.table import Table, tables
@@ -84,8 +84,8 @@ def machine_descriptor(t: Table) -> dict:
 
 def audit_descriptor(catalogue: str, what: str, quote_: str) -> dict:
     cite = TEXT.cite(quote_)
-    return {"id": audit_id(catalogue), "name": "数获",
-            "shortDescription": _message(f"{catalogue} 数获: {what}"),
+    return {"id": audit_id(catalogue), "name": audit_name(catalogue),
+            "shortDescription": _message(f"{catalogue} {audit_name(catalogue)}: {what}"),
             "fullDescription": _message(f"the scoring audit: {what}"),
             "help": _message("\n".join([*_quote_lines([cite]), f"audit  {AUDIT_DEFINED}"])),
             "defaultConfiguration": {"level": "error"},
@@ -104,7 +104,7 @@ def fingerprint(f: Finding, path: str) -> str:
     return f"{f.rule}:{path}:{f.line if f.line is not None else ''}"
 
 
-def result(f: Finding, path: str, index: dict[str, int]) -> dict:
+def result(f: Finding, path: str, index: dict[str, int], caused_by: int | None = None) -> dict:
     physical: dict = {"artifactLocation": {"uri": artifact_uri(path)}}
     if f.line is not None:
         physical["region"] = {"startLine": f.line}
@@ -126,7 +126,10 @@ def result(f: Finding, path: str, index: dict[str, int]) -> dict:
         "partialFingerprints": {"xiangshe/v1": fingerprint(f, path)},
         "properties": {"name": f.name, "catalogue": f.catalogue, "event": f.event,
                        "quote": c.quote, "source_line": c.line, "defined": f.defined,
-                       "reading": f.reading},
+                       "reading": f.reading,
+                       # as in the JSON of check: the index, among this staging's violations, of
+                       # the finding this one follows from (None: a cause)
+                       "caused_by": caused_by},
     }
     return doc
 
@@ -197,12 +200,13 @@ def check_sarif(results: Sequence[Result], rules: Sequence[Rule],
     found = []
     for r in results:                              # each staging's results in its place
         found += [input_result(e, index) for e in r.input_errors]
-        found += [result(f, r.path, index) for f in r.findings]
+        found += [result(f, r.path, index, c) for f, c in zip(r.findings, causes(r.findings))]
         found += [suppressed_result(s, r.path, index) for s in r.suppressed]
     run: dict = {"tool": {"driver": driver}, "results": found,
                  "properties": {"readings": dict(readings) if readings is not None else None,
                                 "traces": [{"path": r.path, "ok": r.ok, "events": r.events,
                                             "violations": len(r.findings),
+                                            "causes": sum(c is None for c in causes(r.findings)),
                                             "suppressed": len(r.suppressed),
                                             "not_applied": list(r.not_applied),
                                             "input_errors": len(r.input_errors)} for r in results]}}

@@ -29,6 +29,8 @@ FINDINGS: Table = [
     (re.compile(rf"^(\d+) earlier ({_Q})(.*); the text requires (\S+) (\d+)$"),
      r"此前有 \1 次\2\3；原文要求 \4 \5"),
     (re.compile(rf"^({_Q}) at line (\d+) since ({_Q})(.*)$"), r"自\3以来，第 \2 行有\1\4"),
+    (re.compile(rf"^({_Q}) since ({_Q}), before ({_Q}) at line (\d+)(.*)$"),
+     r"\1在\2之后、第 \4 行\3之前\5"),
     (re.compile(rf"^({_Q}) where ({_Q}) was due(.*)$"), r"应有\2处却是\1\3"),
     (re.compile(rf"^pair (\S+): (\S+) \((.+?)\) is paired with (\S+), who is not ({_Q})$"),
      r"耦 \1：\2（\3）与 \4 为耦，而 \4 不是\5"),

@@ -156,12 +156,12 @@ def test_explain_a_machine_finding_of_a_real_check(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("word", ["audit.r132", "AUDIT.R132", "audit.n01", "N01", "n08", "audit.N06"])
 def test_explain_an_audit_check(word: str) -> None:
-    from xiangshe.constraints.scoring import AUDIT_CHECKS
+    from xiangshe.constraints.scoring import AUDIT_CHECKS, audit_name
     result = invoke("explain", word)
     assert result.exit_code == 0, result.output
     catalogue = word.split(".")[-1].upper()
     what, quote = next((w, q) for c, w, q in AUDIT_CHECKS if c == catalogue)
-    assert result.output.startswith(f"数获  (audit.{catalogue.lower()}, {catalogue})")
+    assert result.output.startswith(f"{audit_name(catalogue)}  (audit.{catalogue.lower()}, {catalogue})")
     assert what in result.output and f"【{quote}】" in result.output
     doc = json.loads(invoke("explain", word, "--format", "json").stdout)
     assert doc["audits"][0]["quotes"][0]["text"] == quote

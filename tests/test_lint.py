@@ -111,7 +111,7 @@ def test_machines_and_the_audit_are_selected_by_their_ids(mixed: str) -> None:
     assert MIXED_IDS <= rules_of(d)
     d, _ = doc(mixed, "--ignore", "machine.shi,audit.r132")
     assert not {"machine.shi", "audit.r132"} & rules_of(d) and {"machine.suan", "audit.n01"} <= rules_of(d)
-    d, _ = doc(mixed, "--ignore", "machine", "--ignore", "数获")
+    d, _ = doc(mixed, "--ignore", "machine", "--ignore", "告贤获,乘矢")
     assert not any(r.startswith(("machine.", "audit.")) for r in rules_of(d))
     d, _ = doc(mixed, "--select", "audit")
     assert rules_of(d) == {"audit.r132", "audit.n01"}

@@ -95,11 +95,15 @@ def test_absence_between() -> None:
     r = rule('kind = "absence_between"\nafter = "* 卒觯 觯"\nforbid = "* 洗 觯"\n'
              'then = "* 实 觯"\nsame = ["obj"]')
     assert verdict(r, ["宾 卒觯 觯", "宾 实 觯"]) == []
-    assert verdict(r, ["宾 卒觯 觯", "宾 洗 觯", "宾 实 觯"]) == [2]
+    assert verdict(r, ["宾 卒觯 觯", "宾 洗 觯", "宾 实 觯"]) == [1]          # at the wash, the fault
     assert verdict(r, ["宾 卒觯 觯", "宾 洗 觯2", "宾 实 觯"]) == []           # another cup
     assert verdict(r, ["宾 洗 觯", "宾 卒觯 觯", "宾 实 觯"]) == []            # washed before draining
     assert verdict(r, ["宾 卒觯 觯", "宾 洗 觯", "宾 卒觯 觯", "宾 实 觯"]) == []  # reset by a later drain
     assert verdict(r, ["宾 洗 觯", "宾 实 觯"]) == []                        # never drained
+    # each wash of a window once, however many refills close over it
+    assert verdict(r, ["宾 卒觯 觯", "宾 洗 觯", "宾 实 觯", "宾 实 觯"]) == [1]
+    assert verdict(r, ["宾 卒觯 觯", "宾 洗 觯", "宾 洗 觯", "宾 实 觯"]) == [1, 2]
+    assert verdict(r, ["宾 卒觯 觯", "宾 洗 觯", "宾 实 觯", "宾 洗 觯", "宾 实 觯"]) == [1, 3]
 
 
 def test_alternate_within_pairs() -> None:
@@ -108,6 +112,11 @@ def test_alternate_within_pairs() -> None:
     assert verdict(r, ["甲 射 矢", "丙 射 矢", "乙 射 矢", "丁 射 矢", "甲 射 矢"]) == []
     assert verdict(r, ["甲 射 矢", "甲 射 矢"]) == [1]
     assert verdict(r, ["乙 射 矢"]) == [0]
+    # one missing event is one violation: the alternation resumes after it
+    assert verdict(r, ["甲 射 矢", "甲 射 矢", "乙 射 矢", "甲 射 矢", "乙 射 矢"]) == [1]
+    assert verdict(r, ["乙 射 矢", "甲 射 矢", "乙 射 矢"]) == [0]
+    # two faults, two violations
+    assert verdict(r, ["甲 射 矢", "甲 射 矢", "乙 射 矢", "乙 射 矢"]) == [1, 3]
 
 
 def test_pair_and_cast_rules() -> None:
