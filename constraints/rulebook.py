@@ -120,6 +120,19 @@ def _template(data: dict, vocab: Vocabulary, where: str, at: int) -> Template:
             if value not in ("forbid", "then"):
                 raise RulebookError(where, at, "fault is \"forbid\" (the default) or \"then\"")
             args[name] = value
+        elif name in ("given", "require"):      # a condition on the occasion (domain/occasion.py)
+            from xiangshe.domain.occasion import parse_conditions
+            try:
+                args[name] = parse_conditions(value)
+            except ValueError as err:
+                message, hint = err.args
+                raise RulebookError(where, at, f"{name} 「{value}」: {message}", hint=hint) from None
+        elif name == "field":                   # a field of the occasion
+            from xiangshe.domain.occasion import FIELDS
+            if value not in FIELDS:
+                raise RulebookError(where, at, f"field {value!r} is not a field of the occasion",
+                                    hint=did_you_mean(value, FIELDS))
+            args[name] = value
         elif name == "op":
             if value not in ("==", "<=", ">="):
                 raise RulebookError(where, at, "op is ==, <= or >=")

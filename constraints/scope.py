@@ -27,7 +27,7 @@ from functools import cache
 from xiangshe.constraints.pattern import Context
 from xiangshe.constraints.rulebook import Rule
 from xiangshe.domain.text import TEXT, Citation
-from xiangshe.domain.trace import Trace, phase_span
+from xiangshe.domain.trace import Occasion, Trace, phase_span
 from xiangshe.domain.vocabulary import vocabulary
 from xiangshe.fsm.replay import Replay, object_steps
 from xiangshe.fsm.table import Table
@@ -95,6 +95,7 @@ class Scope:
     unreached: tuple[str, ...]           # ids of rules in force whose trigger never occurs
     open: tuple[Open, ...]
     pending: tuple[Pending, ...] = ()
+    occasion: Occasion | None = None     # the occasion the rules were checked under (domain/occasion.py)
 
     def claim(self) -> str:
         """What the staging claims to be, in words."""
@@ -223,4 +224,5 @@ def scope(trace: Trace, rep: Replay, ctx: Context, rules: Sequence[Rule]) -> tup
                     OUTSIDE, e.line, e.index,
                     f"{e.phase} is outside the fragment's phases ({phase_span(frag.phases)}, line "
                     f"{frag.line})", _phase_citation(e.phase), e.render()))
-    return Scope(whole, frag.phases if frag else None, staged, missing, always, yes, no, tuple(opened)), problems
+    return Scope(whole, frag.phases if frag else None, staged, missing, always, yes, no, tuple(opened),
+                 occasion=trace.occasion), problems

@@ -450,6 +450,99 @@ class CastAbsence(Template):
                         for p in sym.persons)]
 
 
+OccasionConds = tuple[tuple[str, frozenset[str], bool], ...]    # (field, values, negated): domain/occasion.py
+
+
+def _occasion_text(occ) -> str:
+    return f"the occasion (line {occ.line})" if occ.line is not None else "the default occasion"
+
+
+@dataclass(frozen=True)
+class OccasionRule(Template):
+    """The occasion (the trace's `occasion` header, or the default) meets `require` whenever it meets
+    `given` (always, when `given` is empty). A rule of the ceremony's parameters: it is checked once,
+    at the header, whatever the events."""
+
+    require: OccasionConds
+    given: OccasionConds = ()
+    kind: ClassVar[str] = "occasion"
+    fields: ClassVar[tuple[str, ...]] = ()
+
+    def broken(self, occ) -> bool:
+        from xiangshe.domain.occasion import satisfies
+        return satisfies(occ, self.given) and not satisfies(occ, self.require)
+
+    def holds(self, ctx: Context) -> list[Violation]:
+        from xiangshe.domain.occasion import describe
+        occ = ctx.trace.occasion
+        if not self.broken(occ):
+            return []
+        have = " ".join(f"{k}={occ.get(k)}" for k in dict.fromkeys(k for k, _, _ in (*self.given, *self.require)))
+        when = f"with {describe(self.given)} " if self.given else ""
+        return [Violation(None, f"{_occasion_text(occ)} has {have}: {when}it must have {describe(self.require)}",
+                          occ.line)]
+
+    def clauses(self, sym: Symbolic) -> list:
+        from xiangshe.domain.occasion import occasion_of
+        return [sym.false() if self.broken(occasion_of(sym.cast)) else sym.all([])]
+
+
+@dataclass(frozen=True)
+class OccasionAbsence(Template):
+    """Under an occasion that meets `given`, no event matches `pattern`."""
+
+    given: OccasionConds
+    pattern: Pattern
+    kind: ClassVar[str] = "occasion_absence"
+    fields: ClassVar[tuple[str, ...]] = ("pattern",)
+
+    def applies(self, cast) -> bool:
+        from xiangshe.domain.occasion import occasion_of, satisfies
+        return satisfies(occasion_of(cast), self.given)
+
+    def holds(self, ctx: Context) -> list[Violation]:
+        if not self.applies(ctx.trace.cast):
+            return []
+        from xiangshe.domain.occasion import describe
+        message = f"「{self.pattern}」 is forbidden where {describe(self.given)} ({_occasion_text(ctx.trace.occasion)})"
+        return [Violation(e.index, message) for e in ctx.hits(self.pattern)]
+
+    def clauses(self, sym: Symbolic) -> list:
+        if not self.applies(sym.cast):
+            return []
+        return [sym.Not(sym.match(self.pattern, t)) for t in sym.steps]
+
+
+@dataclass(frozen=True)
+class OccasionKind(Template):
+    """An event matching `pattern` that names the kind of its object (`kind=…`) names the kind the
+    occasion gives in `field` (鹿中 for the 中 of the default occasion …)."""
+
+    pattern: Pattern
+    field: str
+    kind: ClassVar[str] = "occasion_kind"
+    fields: ClassVar[tuple[str, ...]] = ("pattern",)
+
+    def other(self, cast) -> tuple[str, Pattern]:
+        """The occasion's value, and the pattern of an event that names another."""
+        from xiangshe.constraints.pattern import Cond
+        from xiangshe.domain.occasion import occasion_of
+        value = occasion_of(cast).get(self.field)
+        p = self.pattern
+        cond = Cond("kind", frozenset({value, "none"}), True)
+        return value, Pattern(f"{p.text} kind!={value}|none", p.roles, p.acts, p.objs, (*p.conds, cond))
+
+    def holds(self, ctx: Context) -> list[Violation]:
+        value, other = self.other(ctx.trace.cast)
+        where = _occasion_text(ctx.trace.occasion)
+        return [Violation(e.index, f"the event names a {e.get('kind')}, but {where} has {self.field}={value}")
+                for e in ctx.hits(other)]
+
+    def clauses(self, sym: Symbolic) -> list:
+        _, other = self.other(sym.cast)
+        return [sym.Not(sym.match(other, t)) for t in sym.steps]
+
+
 def person_matches(pp: PersonPattern, person) -> bool:
     for key, values in pp.conds:
         v = getattr(person, key)
@@ -460,5 +553,5 @@ def person_matches(pp: PersonPattern, person) -> bool:
 
 KINDS: dict[str, type[Template]] = {
     t.kind: t for t in (Absence, Precedence, Response, Unique, AtMost, CountBefore, AbsenceBetween,
-                        Alternate, PairRule, CastAbsence)
+                        Alternate, PairRule, CastAbsence, OccasionRule, OccasionAbsence, OccasionKind)
 }

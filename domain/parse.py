@@ -5,6 +5,8 @@ Line format, one statement per line, `#` starts a comment:
 
     fragment Φ21–Φ22                  the trace is a part of the ceremony (before any event; omit it
                                       for a whole ceremony)
+    occasion presiding=州长 venue=序    the occasion (before any event; what is left out takes the
+                                      default, domain/occasion.py): presiding venue site hou zhong jing jun
     cast 甲 弟子                      a person: name, role, [rank=…]
     pair 上耦 上射=甲 下射=乙          a pair (耦) and its two sides
     phase Φ21                         every following event belongs to this phase
@@ -12,7 +14,8 @@ Line format, one statement per line, `#` starts a comment:
 
 JSON Lines: one JSON object per line, either an event `{"actor", "act", "obj"?, key: value …}`
 or a directive `{"cast": name, "role": …}`, `{"pair": name, "上射": …, "下射": …}`,
-`{"phase": "Φ21"}`, `{"fragment": "Φ21–Φ22"}`. JSON: an array of those records. All are read into the same Trace, with the
+`{"phase": "Φ21"}`, `{"fragment": "Φ21–Φ22"}`, `{"occasion": "presiding=州长 zhong=鹿中"}` (or flat:
+`{"occasion": "", "presiding": "州长", "zhong": "鹿中"}`). JSON: an array of those records. All are read into the same Trace, with the
 file and line of every event. Which reader a file takes, and where its bytes come from (a file, a
 directory, standard input), is domain/sources.py's business; here are the readers and the bounded
 reading of bytes they share.
@@ -95,6 +98,7 @@ class _Reader:
         self.phase_lines: list[tuple[int, str]] = []
         self.directives: list[Directive] = []
         self.fragment: Fragment | None = None
+        self.occasion: tuple[int, dict[str, str]] | None = None     # its line and declared fields
         self._resolved: dict[tuple, tuple] = {}
         self._failed: dict[tuple, int] = {}      # the events that did not resolve: how many errors
 
@@ -355,6 +359,35 @@ class _Reader:
             phases += order[i:j + 1]
         self.fragment = Fragment(line, tuple(dict.fromkeys(phases)) or None)
 
+    def set_occasion(self, line: int, spec: object) -> None:
+        """`occasion presiding=州长 venue=序 …` (or bare values; JSON: an object or a string): once,
+        before the first event."""
+        from xiangshe.domain.occasion import parse_words
+        if self.occasion is not None:
+            self.fail(line, f"a second occasion declaration (the first is at line {self.occasion[0]})")
+            return
+        if self.events:
+            self.fail(line, "an occasion declaration goes before the first event",
+                      hint=f"move it above line {self.events[0].line}")
+            return
+        if isinstance(spec, dict):
+            words = []
+            for k, v in spec.items():
+                if not isinstance(v, str) or not v or any(c.isspace() for c in v):
+                    self.fail(line, f"occasion: {k} must be one word, not {v!r}")
+                    return
+                words.append(f"{k}={v}")
+        elif isinstance(spec, str):
+            words = spec.split()
+        else:
+            self.fail(line, f"occasion: write its fields, e.g. presiding=州长 venue=序, not {spec!r}")
+            return
+        fields, errors = parse_words(words)
+        for message, hint, bad in errors:
+            self.fail(line, message, hint=hint or None, word=bad)
+        if not errors:
+            self.occasion = (line, fields)
+
     def set_phase(self, line: int, pid: str) -> None:
         if pid not in self.vocab.phases:
             self.fail(line, f"unknown phase {pid}", lambda: did_you_mean(pid, self.vocab.phases))
@@ -365,6 +398,15 @@ class _Reader:
     def finish(self) -> Trace:
         if not self.events and not self.errors:
             self.fail(1, "the trace has no events")
+        if self.occasion is not None and not self.errors:
+            from xiangshe.domain.occasion import build
+            line, fields = self.occasion
+            if fields.get("jun") == "不在" and (self.cast.by_role.get("君") or fields.get("presiding") == "君"):
+                why = (f"the cast has a 君 ({', '.join(self.cast.by_role['君'])})" if self.cast.by_role.get("君")
+                       else "the 君 presides")
+                self.fail(line, f"occasion: jun=不在, but {why}", word="jun=不在")
+            else:
+                self.cast.occasion = build(fields, self.cast, line)
         if self.errors:
             raise TraceErrors(self.errors, self.more)
         return Trace(self.path, self.events, self.cast, self.phase_lines, self.lines, self.directives,
@@ -471,6 +513,8 @@ def parse_lines(text: str, path: str = "<trace>", vocab: Vocabulary | None = Non
             plain, kv = _split_kv(words[1:])
         if head == "fragment":
             r.set_fragment(n, " ".join(words[1:]))
+        elif head == "occasion":
+            r.set_occasion(n, " ".join(words[1:]))
         elif head == "phase":
             if len(words) < 2:
                 r.fail(n, "phase needs an id such as Φ21")
@@ -515,6 +559,16 @@ def _record(r: _Reader, n: int, rec: dict[str, str], raw: str) -> None:
         r.directives.append(Directive(n, n, rec.pop("ignore"), "field"))
     if "fragment" in rec:
         r.set_fragment(n, rec["fragment"])
+    elif "occasion" in rec:
+        spec = rec["occasion"]
+        rest = {k: v for k, v in rec.items() if k != "occasion"}
+        if spec in (True, None, "") and rest:              # flat: {"occasion": "", "presiding": …}
+            spec = rest
+        elif rest:
+            r.fail(n, f"an occasion record has its fields inside \"occasion\" or beside it, not both "
+                      f"({', '.join(rest)})")
+            return
+        r.set_occasion(n, spec if spec not in (True, None) else "")
     elif "phase" in rec:
         r.set_phase(n, rec["phase"])
     elif "cast" in rec:
@@ -816,6 +870,8 @@ def to_jsonl(trace: Trace) -> str:
     out: list[dict] = []
     if trace.fragment is not None:
         out.append({"fragment": phase_span(trace.fragment.phases) if trace.fragment.phases else ""})
+    if trace.cast.occasion is not None:
+        out.append({"occasion": trace.cast.occasion.header().removeprefix("occasion").strip()})
     for p in trace.cast.persons.values():
         if p.line is not None:
             out.append({"cast": p.name, "role": p.role} | ({"rank": p.rank} if p.rank else {}))
@@ -835,6 +891,8 @@ def to_lines(trace: Trace) -> str:
     out = []
     if trace.fragment is not None:
         out.append("fragment" + (f" {phase_span(trace.fragment.phases)}" if trace.fragment.phases else ""))
+    if trace.cast.occasion is not None:
+        out.append(trace.cast.occasion.header())
     for p in trace.cast.persons.values():
         if p.line is not None:
             out.append(f"cast {p.name} {p.role}" + (f" rank={p.rank}" if p.rank else ""))

@@ -138,6 +138,29 @@ IGNORE = {"type": "string", "pattern": "^[^:：]*[^\\s:：][^:：]*[:：]\\s*\\S
                          "suppressed)"}
 
 
+def _occasion() -> dict:
+    """The `occasion` record: its fields as one string (`"presiding=州长 zhong=鹿中"`, bare values
+    allowed) or beside it (`{"occasion": "", "presiding": "州长"}`), each field an enum of its values
+    and their other written forms (domain/occasion.py)."""
+    from xiangshe.domain.occasion import occasion_fields
+    fields = occasion_fields()
+    words = {k: [*f.values, *f.aliases] for k, f in fields.items()}
+    word = "|".join([f"(?:{ecma_escape(k)})=(?:{_alternation(ws)})" for k, ws in words.items()]
+                    + [_alternation({w for ws in words.values() for w in ws})])
+    props: dict = {"occasion": {
+        "type": "string", "pattern": f"^\\s*(?:(?:{word})(?:\\s+|$))*$",
+        "description": "the occasion's fields, key=value or a bare value, e.g. presiding=州长 venue=序 "
+                       "zhong=鹿中; empty when the fields stand beside it; what is left out takes the "
+                       "default (the 州长 in his 序: docs/trace-format.md)"}}
+    for k, f in fields.items():
+        props[k] = _enum([*f.values, *f.aliases], [f.gloss] * len(f.values)
+                         + [f"= {value}" for value in f.aliases.values()], f"occasion: {k}")
+    props["ignore"] = IGNORE
+    return {"title": "the occasion: presiding officer, venue, site, 侯, 中, 旌, the ruler's presence",
+            "type": "object", "required": ["occasion"], "properties": props,
+            "additionalProperties": False}
+
+
 def trace_schema(v: Vocabulary | None = None) -> dict:
     """The schema: a trace is a list of records (cast, pair, phase, event)."""
     v = v or vocabulary()
@@ -164,14 +187,15 @@ def trace_schema(v: Vocabulary | None = None) -> dict:
         "$schema": DIALECT,
         "$id": SCHEMA_ID,
         "title": "xiangshe trace",
-        "description": "A staging of 《仪礼·乡射礼》 as a list of records: cast, pair, phase and events "
+        "description": "A staging of 《仪礼·乡射礼》 as a list of records: fragment, occasion, cast, pair, phase and events "
                        "(a YAML trace, a JSON trace, or the lines of a JSON Lines trace as an array). "
                        "Generated from the vocabulary by `python -m xiangshe.domain.schema --write`.",
         "type": "array",
         "items": {"$ref": "#/definitions/record"},
         "definitions": {
             "record": {"anyOf": [{"$ref": "#/definitions/event"}, {"$ref": "#/definitions/phase"},
-                                 {"$ref": "#/definitions/fragment"}, {"$ref": "#/definitions/cast"}, {"$ref": "#/definitions/pair"}]},
+                                 {"$ref": "#/definitions/fragment"}, {"$ref": "#/definitions/occasion"},
+                                 {"$ref": "#/definitions/cast"}, {"$ref": "#/definitions/pair"}]},
             "event": {
                 "title": "an event: ACTOR ACT [OBJECT] [key=value …]",
                 "type": "object",
@@ -201,6 +225,7 @@ def trace_schema(v: Vocabulary | None = None) -> dict:
                     "ignore": IGNORE},
                 "additionalProperties": False,
             },
+            "occasion": _occasion(),
             "cast": {
                 "title": "a person declared: NAME ROLE [rank]",
                 "type": "object",

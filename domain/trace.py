@@ -104,6 +104,44 @@ class Fragment:
         return f"a fragment ({phase_span(self.phases)})"
 
 
+@dataclass(frozen=True)
+class Occasion:
+    """The occasion of the shooting, which no event carries: who holds it, in what building and where,
+    with which 侯, 中 and 旌, and whether the ruler is present. A trace declares it in an `occasion`
+    header (before its first event); what it leaves out takes the default domain/occasion.py derives
+    from the presiding officer (the 记's own pairing of rank, 中 and 旌). `declared` names the fields the
+    trace wrote; `line` is the header's line (None: nothing declared, every field is a default)."""
+
+    presiding: str                  # 州长 | 乡大夫 | 君
+    venue: str                      # 序 (榭, the text's 豫) | 庠 (the text's 堂)
+    site: str | None                # 国中 | 郊 | 竟 (the ruler's); None: outside the city
+    hou: str
+    zhong: str
+    jing: str
+    jun: str                        # 在 | 不在: the ruler present
+    rank: str                       # of the presiding officer: 士 | 大夫 | 君 (derived)
+    line: int | None = None
+    declared: tuple[str, ...] = ()
+
+    FIELDS = ("presiding", "venue", "site", "hou", "zhong", "jing", "jun")
+
+    def get(self, key: str) -> str:
+        """A field's value, `none` for an absent site (as patterns write an absent value)."""
+        value = getattr(self, key)
+        return "none" if value is None else value
+
+    def items(self, declared_only: bool = False) -> list[tuple[str, str]]:
+        keys = [k for k in self.FIELDS if k in self.declared] if declared_only else self.FIELDS
+        return [(k, self.get(k)) for k in keys if not (k == "site" and self.site is None and not declared_only)]
+
+    def header(self) -> str:
+        """The declaration as the line format writes it (the declared fields only)."""
+        return " ".join(["occasion", *(f"{k}={v}" for k, v in self.items(True))])
+
+    def label(self) -> str:
+        return " ".join(f"{k}={v}" for k, v in self.items())
+
+
 def phase_span(phases: tuple[str, ...] | list[str]) -> str:
     """Phase ids as runs: Φ03–Φ07, Φ21.
 
@@ -125,6 +163,9 @@ class Cast:
     persons: dict[str, Person] = field(default_factory=dict)
     pairs: dict[str, Pair] = field(default_factory=dict)
     by_role: dict[str, list[str]] = field(default_factory=dict)
+    #: the occasion the trace declares (its defaults filled in); None: nothing declared, and the
+    #: default occasion (domain/occasion.py occasion_of) applies
+    occasion: Occasion | None = None
 
     def add(self, person: Person) -> None:
         self.persons[person.name] = person
@@ -140,6 +181,12 @@ class Trace:
     source_lines: list[str] = field(default_factory=list)
     directives: list[Directive] = field(default_factory=list)
     fragment: Fragment | None = None       # None: the trace is a whole ceremony
+
+    @property
+    def occasion(self) -> Occasion:
+        """The occasion of the staging: as declared, or the default one."""
+        from xiangshe.domain.occasion import occasion_of
+        return occasion_of(self.cast)
 
     def __iter__(self) -> Iterator[Event]:
         return iter(self.events)

@@ -185,7 +185,17 @@ def scope_json(r: Result) -> dict | None:
             "rules_throughout": list(s.throughout), "rules_reached": list(s.reached), "rules_not_reached": list(s.unreached),
             "open": [{"instance": o.instance, "machine": o.machine, "state": o.state,
                       "final": list(o.final), "line": o.line} for o in s.open],
-            "pending": [{"rule": p.rule, "line": p.line, "message": p.message} for p in s.pending]}
+            "pending": [{"rule": p.rule, "line": p.line, "message": p.message} for p in s.pending],
+            "occasion": occasion_json(s.occasion)}
+
+
+def occasion_json(o) -> dict | None:
+    """The occasion the rules were checked under: every field (declared or default), which the
+    trace declared, and the line of its `occasion` header (null: nothing declared)."""
+    if o is None:
+        return None
+    return {"presiding": o.presiding, "venue": o.venue, "site": o.site, "hou": o.hou, "zhong": o.zhong,
+            "jing": o.jing, "jun": o.jun, "rank": o.rank, "declared": list(o.declared), "line": o.line}
 
 
 def finding_json(f: Finding, caused_by: int | None = None) -> dict:
