@@ -76,6 +76,9 @@ class Domain:
     cast: Cast
     persons: list[str] = field(init=False)
     objects: list[tuple[str, str]] = field(init=False)     # (kind, instance)
+    #: instances beyond the vocabulary's `instances` that a concrete trace names (觯12): numbered
+    #: kinds take any number, the vocabulary's count is only what a search enumerates
+    extra: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         v = self.vocab
@@ -88,6 +91,7 @@ class Domain:
             ok = v.objects[kind]
             insts = self.persons if ok.personal else [str(n) for n in range(1, ok.instances + 1)]
             self.objects += [(kind, i) for i in insts]
+        self.objects += [o for o in dict.fromkeys(self.extra) if o not in self.objects]
         self.obj_ix = {self._okey(k, i): n + 1 for n, (k, i) in enumerate(self.objects)}
         self.places = sorted(v.places)
         self.place_ix = {p: i + 1 for i, p in enumerate(self.places)}
@@ -114,11 +118,12 @@ class Symbolic:
     """A k-step unrolling: step terms, person terms, machine state terms, and the template API."""
 
     def __init__(self, k: int, cast: Cast, vocab: Vocabulary | None = None, tag: str = "",
-                 free_pairs: int = 0, shooter_roles: frozenset[str] | None = None) -> None:
+                 free_pairs: int = 0, shooter_roles: frozenset[str] | None = None,
+                 objects: Iterable[tuple[str, str]] = ()) -> None:
         """`free_pairs` > 0 makes the pairing symbolic: each person's pair (0 = none, or one of
         1…free_pairs) and side are variables, so that a search can choose the pairs."""
         self.k, self.cast, self.vocab = k, cast, vocab or vocabulary()
-        self.d = Domain(self.vocab, cast)
+        self.d = Domain(self.vocab, cast, tuple(objects))
         self.steps = range(k)
         self.tag = tag
         d = self.d
@@ -440,7 +445,8 @@ class Symbolic:
 def holds_on(rule: Rule, trace: Trace) -> bool:
     """The z3 meaning of `rule` evaluated on a concrete trace: does the trace satisfy it?"""
     assert rule.template is not None
-    sym = Symbolic(len(trace), trace.cast)
+    sym = Symbolic(len(trace), trace.cast,
+                   objects=[(e.obj.kind, e.obj.instance) for e in trace.events if e.obj is not None])
     formula = rule.template.encode(sym)
     s = solver()
     s.add(sym.fix(trace))

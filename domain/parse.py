@@ -37,7 +37,8 @@ from typing import BinaryIO
 from xiangshe.domain.errors import InputError, TraceError, did_you_mean
 from xiangshe.domain.gcpause import gc_paused
 from xiangshe.domain.trace import SIDES, Cast, Directive, Event, Fragment, ObjectRef, Pair, Person, Trace, phase_span
-from xiangshe.domain.vocabulary import PERSON_KEYS, PLACE_KEYS, Vocabulary, split_number, vocabulary
+from xiangshe.domain.vocabulary import (MAX_INSTANCE, PERSON_KEYS, PLACE_KEYS, Vocabulary, split_number,
+                                        vocabulary)
 
 MAX_BYTES = 64 * 1024 * 1024     # documented limit on one trace file
 MAX_ERRORS = 20
@@ -234,10 +235,14 @@ class _Reader:
                                 f"{kind.name} alone; it is the actor's, or the recipient's with to=")
                 return None
             return ObjectRef(kind.name, to or actor)
+        # a numbered kind (instances > 1) takes any number 1–9999 (a staging may need more than
+        # the canonical's); a kind of one instance takes none
+        top = MAX_INSTANCE if kind.instances > 1 else 1
         number = 1 if suffix == "" else _ascii_number(suffix, 4) or 0
-        if not 1 <= number <= kind.instances:
-            self.fail(line, f"{token}: {kind.name} has instances 1–{kind.instances}",
-                      f"write {kind.name} or {kind.name}1 … {kind.name}{kind.instances}")
+        if not 1 <= number <= top:
+            self.fail(line, f"{token}: {kind.name} has instances 1–{top}",
+                      f"write {kind.name} or {kind.name}1 … {kind.name}{top}" if top > 1 else
+                      f"write {kind.name} (there is one {kind.name})")
             return None
         return ObjectRef(kind.name, str(number))
 

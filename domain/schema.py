@@ -20,7 +20,7 @@ import json
 import sys
 from pathlib import Path
 
-from xiangshe.domain.vocabulary import PERSON_KEYS, PLACE_KEYS, Term, Vocabulary, vocabulary
+from xiangshe.domain.vocabulary import MAX_INSTANCE, PERSON_KEYS, PLACE_KEYS, Term, Vocabulary, vocabulary
 
 SCHEMA_PATH = Path(__file__).resolve().parents[1] / "schemas" / "trace.schema.json"
 DIALECT = "http://json-schema.org/draft-07/schema#"   # what editors implement fully
@@ -70,10 +70,6 @@ def _alternation(words) -> str:
     return "|".join(ecma_escape(w) for w in sorted(words, key=lambda w: (-len(w), w)))
 
 
-def _numbers(n: int) -> str:
-    return "|".join(str(i) for i in range(1, n + 1))
-
-
 def _person(v: Vocabulary) -> dict:
     words = {**{r.name: _describe(r) for r in v.roles.values()},
              **{alias: f"{_describe(v.roles[name])}; another name of {name}"
@@ -103,11 +99,11 @@ def _object(v: Vocabulary) -> dict:
                        "are personal and take no number",
         "anyOf": [
             _terms(kinds, "an object kind",
-                   lambda k: _describe(k) + (f"; instances 1–{k.instances}" if k.instances > 1 and
+                   lambda k: _describe(k) + (f"; numbered 1–{MAX_INSTANCE}" if k.instances > 1 and
                                              not k.personal else "; personal" if k.personal else "")),
-            *({"title": f"{k.name} 1–{k.instances}", "type": "string",
+            *({"title": f"{k.name} 1–{MAX_INSTANCE}", "type": "string",
                "pattern": f"^(?:{ecma_escape(k.name)}|(?:{_alternation(a for a in (k.slug, k.en) if a)})-?)"
-                          f"(?:{_numbers(k.instances)})$"} for k in numbered),
+                          f"(?:[1-9][0-9]{{0,{len(str(MAX_INSTANCE)) - 1}}})$"} for k in numbered),
         ],
     }
 

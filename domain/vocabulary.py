@@ -25,6 +25,10 @@ VOCABULARY_PATH = Path(__file__).with_name("vocabulary.toml")
 PERSON_KEYS = ("to", "for")
 PLACE_KEYS = ("at",)
 _DIGITS = re.compile(r"\d*")
+#: the highest instance number of a numbered object kind (爵1 … 爵9999): a kind whose `instances`
+#: is above 1 takes any number up to this (a staging may need more 觯 than the canonical); its
+#: `instances` is what the canonical uses and a search enumerates
+MAX_INSTANCE = 9999
 
 
 def split_number(word: str) -> tuple[str, str]:

@@ -107,3 +107,22 @@ def test_a_refused_act_is_reported_and_leaves_the_state(t: Table) -> None:
 def test_canonical_ceremony_has_no_refusals() -> None:
     rep = replay(tracegen.canonical())
     assert not rep.refusals, [(r.event.line, r.table.name, r.state, r.event.act) for r in rep.refusals[:5]]
+
+
+# 若矢不备 … 乃复求矢，加于楅: a short set stays on the 楅 until the arrow found is added; nobody takes
+# up a short set, and an arrow is not added to a full one.
+_SHORT = ("cast 弟子1 弟子\ncast 弟子7 弟子\ncast 有司 有司\n有司 授 矢 to=弟子1\n弟子1 搢三挟一个 矢\n"
+          + "弟子1 射 矢\n弟子1 挟 矢\n" * 3 + "弟子1 射 矢\n"
+          "弟子7 委矢 矢 to=弟子1 at=楅\n司马 不备 矢 to=弟子1\n")
+
+
+@pytest.mark.parametrize("tail, refused", [
+    ("弟子1 拾取矢 矢\n", "拾取矢"),                                  # the count has not reached 乘矢
+    ("弟子7 加 矢 to=弟子1 at=楅\n弟子1 拾取矢 矢\n", None),            # found, added: complete again
+    ("弟子7 加 矢 to=弟子1 at=楅\n弟子7 加 矢 to=弟子1 at=楅\n", "加"),   # a fifth arrow
+])
+def test_a_short_set_on_the_bi_is_completed_before_it_is_taken(tail: str, refused: str | None) -> None:
+    trace = parse_lines(_SHORT + tail, "m.trace")
+    rep = replay(trace)
+    got = [r.event.act for r in rep.refusals if r.table.name == "矢"]
+    assert got == ([refused] if refused else []), got

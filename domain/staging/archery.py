@@ -792,12 +792,15 @@ def phase22(s: Staging) -> None:
     if not s.o.shi_bu_bei:
         s.comment("L111–113 the arrows are all there (not 若矢不备): no 「取矢不索」")
         return
+    short = s.pairs[2].lower
+    _ev(s, f"司马 不备 矢 to={short}", 112, "若矢不备 (one of his four is not found)")
     _ev(s, "司马 袒", 112, "若矢不备，则司马又袒执弓如初")
     _ev(s, "司马 执弓 弓", 112, "袒执弓如初")
     _ev(s, "司马 升 at=西阶", 112, "升")
     _ev(s, "司马 命 words=取矢不索", 112, "命曰：“取矢不索！”")
-    _ev(s, "弟子7 对 at=西方 words=诺", 112, "弟子自西方应曰：“诺！”")
-    _ev(s, "弟子7 复求矢 楅", "112–113", "乃复求矢，加于楅")
+    _ev(s, "弟子7 应 at=西方 words=诺", 112, "弟子自西方应曰：“诺！”")
+    _ev(s, "弟子7 复求矢 楅", "112–113", "乃复求矢")
+    _ev(s, f"弟子7 加 矢 to={short} at=楅", 113, "加于楅")
     _ev(s, "司马 降 at=西阶", 112, "如初 (he comes down as after 命取矢, L108)")
     _ev(s, "司马 释弓 弓 at=堂西", 112, "如初 (L110 释弓于堂西)")
     _ev(s, "司马 袭", 112, "如初 (L110 袭)")
