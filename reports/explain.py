@@ -69,13 +69,16 @@ def machine_json(table: Table) -> dict:
                        "quote": e.cite.quote, "source_line": e.cite.line} for e in table.edges]}
 
 
+def _check_text(title: str, defined: str, checks: str, citation: Citation) -> str:
+    """A check that is not a rule (of the audit, of the scope): what it checks, where, its text."""
+    return "\n".join([title, f"  {label('defined')}{defined}", f"  {label('checks')}{checks}",
+                      f"  {t('text')}:", f"    {_in_context(citation)}"])
+
+
 def audit_text(check: AuditCheck) -> str:
     """A check of the scoring audit: what it checks, where, and the text it checks."""
-    return "\n".join([f"{audit_name(check.catalogue)}  ({check.id}, {check.catalogue})",
-                      f"  {label('defined')}{check.defined}  {t('the scoring audit')}",
-                      f"  {label('checks')}{t(check.what)}",
-                      f"  {t('text')}:",
-                      f"    {_in_context(check.citation)}"])
+    return _check_text(f"{audit_name(check.catalogue)}  ({check.id}, {check.catalogue})",
+                       f"{check.defined}  {t('the scoring audit')}", t(check.what), check.citation)
 
 
 def audit_json(check: AuditCheck) -> dict:
@@ -86,11 +89,8 @@ def audit_json(check: AuditCheck) -> dict:
 
 def scope_text(check: ScopeCheck) -> str:
     """A check of what a staging claims to be (a whole ceremony, a fragment)."""
-    return "\n".join([f"{check.name}  ({check.id})",
-                      f"  {label('defined')}{check.defined}",
-                      f"  {label('checks')}{prose(check.what) or check.name}",
-                      f"  {t('text')}:",
-                      f"    {_in_context(check.citation)}"])
+    return _check_text(f"{check.name}  ({check.id})", check.defined, prose(check.what) or check.name,
+                       check.citation)
 
 
 def scope_json(check: ScopeCheck) -> dict:
