@@ -95,8 +95,10 @@ class Domain:
         self.obj_ix = {self._okey(k, i): n + 1 for n, (k, i) in enumerate(self.objects)}
         self.places = sorted(v.places)
         self.place_ix = {p: i + 1 for i, p in enumerate(self.places)}
+        # counts (chun=, qi=: any whole number) are the scoring audit's, which z3 does not model;
+        # no rule pattern can name them (their values are not a closed set), so they have no slot
         self.attr_ix = {key: {val: i + 1 for i, val in enumerate(a.values)}
-                        for key, a in v.attributes.items()}
+                        for key, a in v.attributes.items() if not a.count}
         self.phase_ix = {pid: ph.order for pid, ph in v.phases.items()}
         self.rank_ix = {r: i + 1 for i, r in enumerate(v.ranks)}
         self.side_ix = {s: i + 1 for i, s in enumerate(SIDES)}
@@ -134,7 +136,7 @@ class Symbolic:
         self.width = largest.bit_length() + 2
         self.slots: dict[str, list[z3.BitVecRef]] = {
             key: [self.var(f"{tag}{key}_{t}") for t in range(k)]
-            for key in ("actor", "act", "obj", "phase", *PERSON_KEYS, "at", *self.vocab.attributes)
+            for key in ("actor", "act", "obj", "phase", *PERSON_KEYS, "at", *self.d.attr_ix)
         }
         self.persons = list(range(1, len(self.d.persons) + 1))
         people = [cast.persons[p] for p in self.d.persons]
@@ -261,7 +263,7 @@ class Symbolic:
         s = self.slots
         if key in PERSON_KEYS:
             return self._person_attr(s[key][t], "role", values)
-        if key in ("at", *self.vocab.attributes):
+        if key in ("at", *self.d.attr_ix):
             return self._in(s[key][t], self._ix(self.d.slot_values(key), values))
         if key == "phase":
             return self._in(s["phase"][t], [self.d.phase_ix[v] for v in values])
@@ -435,7 +437,7 @@ class Symbolic:
             vals = {"actor": d.person_ix[e.actor], "act": d.act_ix[e.act],
                     "obj": d.obj_ix[e.obj.key] if e.obj else 0,
                     "phase": d.phase_ix[e.phase] if e.phase else 0}
-            for key in (*PERSON_KEYS, "at", *self.vocab.attributes):
+            for key in (*PERSON_KEYS, "at", *d.attr_ix):
                 v = attrs.get(key)
                 vals[key] = d.slot_values(key)[v] if v is not None else 0
             out += [self.slots[key][t] == val for key, val in vals.items()]
