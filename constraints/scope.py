@@ -206,7 +206,7 @@ def scope(trace: Trace, rep: Replay, ctx: Context, rules: Sequence[Rule]) -> tup
             f"a whole ceremony (the trace declares no fragment) stages every phase, but "
             f"{len(missing)} of {len(required_phases(trace))} are missing: {phase_span(missing)} "
             f"(first {first} {names[first].name}); if it is a part, declare it before its first event: "
-            f"fragment {phase_span(staged) if staged else 'Φ01–Φ52'}",
+            "fragment" + (f" {phase_span(staged)}" if staged else ""),
             _phase_citation(first), "fragment"))
     if whole and not missing:           # a staging that stops early leaves things open because it stops
         for o in opened:

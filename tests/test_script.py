@@ -105,7 +105,7 @@ def in_aliases(text: str, english: bool) -> str:
     for raw in text.splitlines():
         body, hash_, comment = raw.partition("#")
         words = body.split()
-        if not words or words[0] in ("phase", "fragment"):
+        if not words or words[0] in ("phase", "fragment", "occasion"):
             out.append(raw)
             continue
         if words[0] == "cast":
@@ -250,13 +250,13 @@ def test_check_text_in_chinese(how: str, monkeypatch: pytest.MonkeyPatch) -> Non
     chinese = _cli("--lang", "zh", "check", path) if how == "option" else \
         _cli("check", path, env={"XIANGSHE_LANG": "zh"})
     assert english.exit_code == chinese.exit_code == 1
-    assert f"{path}:36: error: " in english.stdout and "\n  why   " in english.stdout
-    assert f"{path}:36: 错误: " in chinese.stdout
+    assert f"{path}:37: error: " in english.stdout and "\n  why   " in english.stdout
+    assert f"{path}:37: 错误: " in chinese.stdout
     for word in ("规则", "原文", "计分核查", "所从之说", "此前没有「"):
         assert word in chinese.stdout and word not in english.stdout, word
     assert "理由" not in chinese.stdout          # the rule's English reading is not mixed in
-    assert "1 violation in 1 of 1 trace (22 events)" in english.stdout
-    assert "1 处违例，共 1 份仪注中 1 份（22 个事件）" in chinese.stdout
+    assert "1 violation in 1 of 1 trace (23 events)" in english.stdout
+    assert "1 处违例，共 1 份仪注中 1 份（23 个事件）" in chinese.stdout
     assert "不贯不释" in chinese.stdout          # the rule and its quote are shown as written
 
 

@@ -30,7 +30,7 @@ CANONICAL = ROOT / "traces" / "canonical.trace"
 VIOLATION = ROOT / "traces" / "violations" / "bu-guan-bu-shi.trace"
 SARIF_SCHEMA = ROOT / "tests" / "schemas" / "sarif-schema-2.1.0.json"
 POSIX = pytest.mark.skipif(os.name != "posix", reason="pipes, FIFOs, ptys and /dev are POSIX")
-SHORT = "主人 揖\n主人 拜 to=宾 n=2\n"
+SHORT = "fragment\n主人 揖\n主人 拜 to=宾 n=2\n"      # a part of the ceremony, declared so
 BAD = "主人 揖\n主人 献爵 爵\n"             # line 2: unknown act
 
 
@@ -157,17 +157,17 @@ def test_dash_reads_a_pipe_and_names_it() -> None:
     doc = json.loads(out.stdout)
     assert out.returncode == 1
     [trace] = doc["traces"]
-    assert trace["path"] == "<stdin>" and [v["line"] for v in trace["violations"]] == [35]
+    assert trace["path"] == "<stdin>" and [v["line"] for v in trace["violations"]] == [37]
     named = run("check", "-", "--stdin-filename", "plans/b.trace", input=VIOLATION.read_bytes())
-    assert named.returncode == 1 and b"plans/b.trace:35: error: " in named.stdout
+    assert named.returncode == 1 and b"plans/b.trace:37: error: " in named.stdout
 
 
 @pytest.mark.parametrize("fmt", STDIN_FORMATS)
 def test_dash_reads_each_format(fmt: str) -> None:
     text = {"trace": SHORT,
-            "jsonl": '{"actor": "主人", "act": "揖"}\n{"actor": "主人", "act": "拜", "to": "宾", "n": "2"}\n',
-            "json": '[{"actor": "主人", "act": "揖"},\n {"actor": "主人", "act": "拜", "to": "宾", "n": 2}]\n',
-            "yaml": "- {actor: 主人, act: 揖}\n- {actor: 主人, act: 拜, to: 宾, n: 2}\n"}[fmt]
+            "jsonl": '{"fragment": ""}\n{"actor": "主人", "act": "揖"}\n{"actor": "主人", "act": "拜", "to": "宾", "n": "2"}\n',
+            "json": '[{"fragment": ""}, {"actor": "主人", "act": "揖"},\n {"actor": "主人", "act": "拜", "to": "宾", "n": 2}]\n',
+            "yaml": "- {fragment: ''}\n- {actor: 主人, act: 揖}\n- {actor: 主人, act: 拜, to: 宾, n: 2}\n"}[fmt]
     result = invoke("check", "-", "--stdin-format", fmt, input=text)
     assert result.exit_code == 0 and "ok: 1 trace, 2 events" in result.stdout, result.output
     wrong = "trace" if fmt != "trace" else "json"              # the format says how to read it
@@ -178,10 +178,10 @@ def test_dash_reads_each_format(fmt: str) -> None:
                                           ("plan.txt", False)])
 def test_dash_format_follows_the_stdin_filename(name: str, ok: bool) -> None:
     """Without --stdin-format, a staging suffix of --stdin-filename chooses the reader, else trace."""
-    result = invoke("check", "-", "--stdin-filename", name, input="- {actor: 主人, act: 揖}\n")
+    result = invoke("check", "-", "--stdin-filename", name, input="- {fragment: ''}\n- {actor: 主人, act: 揖}\n")
     assert result.exit_code == (0 if ok else 2), result.output
     if not ok:
-        assert result.stderr.startswith(f"{name}:1: error: too many words")     # read as a .trace
+        assert result.stderr.startswith(f"{name}:1: error: unknown person -")   # read as a .trace
 
 
 def test_stdin_format_wins_over_the_stdin_filename() -> None:
@@ -331,7 +331,7 @@ def test_report_reads_standard_input(tmp_path: Path, monkeypatch: pytest.MonkeyP
     page = (tmp_path / "reports" / "b.html").read_text(encoding="utf-8")
     assert "plans/b.trace" in page
     result = CliRunner().invoke(cli, ["report", "-", "--stdin-format", "json"],
-                                input='[{"actor": "主人", "act": "揖"}]')
+                                input='[{"fragment": ""}, {"actor": "主人", "act": "揖"}]')
     assert result.exit_code == 0 and (tmp_path / "reports" / "stdin.html").exists(), result.output
     bad = CliRunner().invoke(cli, ["report", "-"], input=BAD)
     assert bad.exit_code == 2 and bad.stderr.startswith("<stdin>:2: error: unknown act 献爵")
@@ -363,10 +363,10 @@ def test_a_directory_is_every_staging_below_it_sorted_hidden_skipped(tmp_path: P
     monkeypatch.chdir(tmp_path)
     _tree(tmp_path, {
         "plans/b.trace": SHORT,
-        "plans/a/z.JSON": '[{"actor": "主人", "act": "揖"}]',
-        "plans/a/y.yaml": "- {actor: 主人, act: 揖}\n",
-        "plans/a/deep/x.jsonl": '{"actor": "主人", "act": "揖"}\n',
-        "plans/c.yml": "- {actor: 主人, act: 揖}\n",
+        "plans/a/z.JSON": '[{"fragment": ""}, {"actor": "主人", "act": "揖"}]',
+        "plans/a/y.yaml": "- {fragment: ''}\n- {actor: 主人, act: 揖}\n",
+        "plans/a/deep/x.jsonl": '{"fragment": ""}\n{"actor": "主人", "act": "揖"}\n',
+        "plans/c.yml": "- {fragment: ''}\n- {actor: 主人, act: 揖}\n",
         "plans/.hidden/bad.trace": BAD, "plans/.draft.trace": BAD,       # hidden: skipped
         "plans/notes.txt": "not a staging", "plans/c.toml": "x",          # other suffixes: skipped
     })
@@ -389,7 +389,7 @@ def test_a_directory_with_a_bad_file_checks_the_others(tmp_path: Path, monkeypat
     result = invoke("check", "plans")
     assert result.exit_code == 2
     assert result.stderr.startswith("plans/b.trace:2: error: unknown act 献爵")
-    assert "plans/c.trace:35: error: " in result.stdout
+    assert "plans/c.trace:37: error: " in result.stdout
     assert "bad input: 1 of 3 traces could not be read; the other 2: 1 violation in 1" in result.stdout
 
 
@@ -412,7 +412,7 @@ def mix(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """A good staging, a violating one, one that cannot be read (line 2), a missing one, one of an
     unknown type — in that order."""
     monkeypatch.chdir(tmp_path)
-    _tree(tmp_path, {"good.yaml": "- {actor: 主人, act: 揖}\n",
+    _tree(tmp_path, {"good.yaml": "- {fragment: ''}\n- {actor: 主人, act: 揖}\n",
                      "violating.trace": VIOLATION.read_text(encoding="utf-8"),
                      "bad.json": '[{"actor": "主人", "act": "揖"},\n {"actor": "主人", "act": "献爵"}]',
                      "plan.toml": SHORT})
@@ -426,10 +426,11 @@ def test_mix_in_text(mix: list[str]) -> None:
     assert err[0] == "bad.json:2: error: unknown act 献爵"
     assert "missing.trace: error: no such file" in err
     assert any(line.startswith("plan.toml: error: unknown file type .toml") for line in err)
-    assert "violating.trace:35: error: " in result.stdout            # the others are still checked
-    assert ("bad input: 3 of 5 traces could not be read; the other 2: 1 violation in 1 (23 events)"
+    assert "violating.trace:37: error: " in result.stdout            # the others are still checked
+    events = 1 + len(parse_file(VIOLATION).events)
+    assert (f"bad input: 3 of 5 traces could not be read; the other 2: 1 violation in 1 ({events} events)"
             in result.stdout)
-    assert result.output.index("bad.json:2: error") < result.output.index("violating.trace:35")
+    assert result.output.index("bad.json:2: error") < result.output.index("violating.trace:37")
 
 
 def test_mix_in_json(mix: list[str]) -> None:
@@ -442,7 +443,7 @@ def test_mix_in_json(mix: list[str]) -> None:
     assert [t["path"] for t in traces] == mix
     good, violating, bad, missing, toml = traces
     assert good["ok"] and good["events"] == 1 and "error" not in good
-    assert not violating["ok"] and [v["line"] for v in violating["violations"]] == [35]
+    assert not violating["ok"] and [v["line"] for v in violating["violations"]] == [37]
     assert bad["ok"] is False and bad["events"] == 0 and bad["violations"] == []
     assert bad["error"].startswith("bad.json:2: error: unknown act 献爵")
     [e] = bad["input_errors"]
@@ -454,7 +455,7 @@ def test_mix_in_json(mix: list[str]) -> None:
 
 def test_the_check_schema_rejects_a_bad_entry_that_claims_ok() -> None:
     doc = {"traces": [{"path": "a.trace", "ok": True, "events": 0, "violations": [], "scoring": [],
-                       "suppressed": [], "not_applied": [], "error": "a.trace: error: no such file",
+                       "suppressed": [], "not_applied": [], "causes": 0, "scope": None, "error": "a.trace: error: no such file",
                        "input_errors": [{"path": "a.trace", "line": None, "message": "no such file",
                                          "hint": None, "text": "a.trace: error: no such file"}]}]}
     validator = jsonschema.Draft202012Validator(schemas.load("check"))
