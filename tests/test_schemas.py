@@ -220,7 +220,7 @@ def test_a_hand_written_yaml_trace_with_bare_numbers_validates(trace_validator) 
 @pytest.mark.parametrize(("record", "why"), [
     ({"actor": "主人", "act": "献爵", "obj": "爵"}, "an unknown act"),
     ({"actor": "主人", "act": "取", "obj": "杯"}, "an unknown object"),
-    ({"actor": "主人", "act": "取", "obj": "爵10"}, "an instance out of range"),
+    ({"actor": "主人", "act": "取", "obj": "爵10000"}, "an instance out of range"),
     ({"actor": "主人", "act": "取", "obj": "矢2"}, "a number on a personal object"),
     ({"actor": "主人", "act": "取", "obj": "爵", "at": "上筐"}, "an unknown place"),
     ({"actor": "弟子1", "act": "射", "obj": "矢", "result": "穿"}, "an unknown result"),
