@@ -38,6 +38,13 @@ FINDINGS: Table = [
     (re.compile(r"^(.+?) cannot (\S+) while (\S+); allowed here: nothing$"),
      r"\1 在「\3」时不能\2；此时无可行之事"),
     (re.compile(r"^(.+?) cannot (\S+) while (\S+); allowed here: (.+)$"), r"\1 在「\3」时不能\2；此时可行：\4"),
+    # the occasion (constraints/templates.py: occasion, occasion_absence, occasion_kind)
+    (re.compile(r"the occasion \(line (\d+)\)"), r"场合（第 \1 行）"),
+    (re.compile(r"the default occasion"), "默认之场合"),
+    (re.compile(r"^(.+?) has (\S+(?: \S+=\S+)*): with (.+?) it must have (.+)$"), r"\1为 \2：既 \3，须 \4"),
+    (re.compile(r"^(.+?) has (\S+(?: \S+=\S+)*): it must have (.+)$"), r"\1为 \2：须 \3"),
+    (re.compile(rf"^({_Q}) is forbidden where (.+?) \((.+)\)$"), r"\2时不得有\1（\3）"),
+    (re.compile(r"^the event names a (\S+), but (.+) has (\S+)$"), r"此事件名\1，而\2为 \3"),
     # what a whole ceremony or a fragment must be (constraints/scope.py)
     (re.compile(r"^a whole ceremony \(the trace declares no fragment\) stages every phase, but (\d+) of (\d+) "
                 r"are missing: (.+) \(first (Φ\d\d) (\S+)\); if it is a part, declare it before its first "
