@@ -62,7 +62,7 @@ ZH = {
     # statuses and template kinds
     "encoded": "已编码", "descriptive": "描述", "deferred": "暂缓",
     "absence": "禁止", "precedence": "先后", "response": "应答", "unique": "唯一", "at_most": "至多",
-    "count_before": "计数", "absence_between": "间隔禁止", "alternate": "交替", "pair": "配耦",
+    "count_before": "计数", "absence_between": "间隔禁止", "occasion": "场合", "occasion_absence": "场合禁止", "occasion_kind": "场合之类", "alternate": "交替", "pair": "配耦",
     "cast_absence": "人员禁止",
     # check-rules
     "quotes": "引文", "machines": "状态机", "vacuity": "空泛", "consistency": "一致",

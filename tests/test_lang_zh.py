@@ -41,6 +41,8 @@ def allowed() -> frozenset[str]:
     words |= {f"machine.{t.slug}" for t in tables()} | {t.slug for t in tables()}
     words |= {audit_id(c) for c, _, _ in AUDIT_CHECKS} | {c for c, _, _ in AUDIT_CHECKS}
     words |= set(SCOPE_IDS)
+    from xiangshe.domain.occasion import FIELDS                   # the occasion header's keys
+    words |= {"occasion", *FIELDS}
     for terms in (v.roles, v.acts, v.objects, v.places):    # slugs
         words |= {t.slug for t in terms.values() if t.slug}
     for name, p in points().items():                        # readings
