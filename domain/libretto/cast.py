@@ -1,0 +1,134 @@
+"""Who takes part in a staging: the cast and the pairs (耦), from the options.
+
+The libretto names people by these names (主人, 宾, 大夫 or 大夫1 …, 众宾1 …, 弟子1 …) and loops
+over the groups this module lists (`zhongbin`, `zunzhe`, `pairs`, `dafu_pairs` …).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xiangshe.domain.errors import did_you_mean
+from xiangshe.domain.libretto.options import Options, StagingError
+from xiangshe.domain.vocabulary import vocabulary
+
+
+@dataclass(frozen=True)
+class Pair:
+    name: str
+    upper: str      # 上射, on the right
+    lower: str      # 下射, on the left
+
+    @property
+    def both(self) -> tuple[str, str]:
+        return self.upper, self.lower
+
+
+#: the officers and musicians every staging has: (name, role, note)
+OFFICERS = (("司正", "司正", "the 相, made 司正, who becomes 司马 for the archery"),
+            ("司射", "司射", ""), ("获者", "获者", ""), ("释获者", "释获者", ""),
+            ("执算者", "执算者", ""), ("乐正", "乐正", ""))
+MUSICIANS = (("工2", "工"), ("工3", "工"), ("工4", "工"), ("笙1", "笙"), ("笙2", "笙"), ("笙3", "笙"),
+             ("相者1", "相者"), ("相者2", "相者"))
+HELPERS = (("有司", "有司"), ("举觯者1", "举觯者"), ("举觯者2", "举觯者"), ("执爵者", "执爵者"),
+           ("胜者之弟子", "胜者之弟子"), ("执觯者1", "执觯者"), ("执觯者2", "执觯者"))
+
+
+class Cast:
+    """The people of one staging and the pairs they shoot in."""
+
+    def __init__(self, o: Options) -> None:
+        self.o = o
+        self.dafu = ["大夫"] if o.dafu == 1 else [f"大夫{i}" for i in range(1, o.dafu + 1)]
+        self.zhugong = ["诸公"] if o.zhugong == 1 else [f"诸公{i}" for i in range(1, o.zhugong + 1)]
+        self.zhongbin = [f"众宾{i}" for i in range(1, o.zhongbin + 1)]
+        self.members: list[tuple[str, str, str]] = self._members()
+        self.pairs: list[Pair] = self._pairs()
+        self._check_arrows()
+
+    def _members(self) -> list[tuple[str, str, str]]:
+        o = self.o
+        out = [("主人", "主人", "州长, the host"),
+               ("宾", "宾", "a 公士, since a 大夫 takes part" if o.dafu else "the guest")]
+        out += [(n, "大夫", "a 遵者") for n in self.dafu]
+        out += [(n, "诸公", "a 公 (记: 若有诸公)") for n in self.zhugong]
+        out += [(n, "众宾", "one of the 众宾之长" if i < 3 else "") for i, n in enumerate(self.zhongbin)]
+        out += list(OFFICERS)
+        out.append(("工1", "大师" if o.taishi else "工", "the 大师, one of the 工" if o.taishi else ""))
+        out += [(n, r, "") for n, r in MUSICIANS]
+        out += [(f"弟子{i}", "弟子", "the 三耦 are 弟子" if i == 1 else
+                 "a student who does the manual work" if i == 7 else "") for i in range(1, 8)]
+        out += [(n, r, "") for n, r in HELPERS]
+        return out
+
+    def _pairs(self) -> list[Pair]:
+        o = self.o
+        pairs = [Pair("上耦", "弟子1", "弟子2"), Pair("次耦", "弟子3", "弟子4"), Pair("下耦", "弟子5", "弟子6")]
+        if o.bin_zhuren_shoot:
+            pairs.append(Pair("宾耦", "宾", "主人"))
+        partner = 4
+        if o.dafu_shoot:
+            for i, name in enumerate(self.dafu):
+                pairs.append(Pair(f"大夫耦{i + 1}" if o.dafu > 1 else "大夫耦", f"众宾{partner}", name))
+                partner += 1
+        for i in range(o.zhongbin_pairs):
+            pairs.append(Pair(f"众耦{i + 1}" if o.zhongbin_pairs > 1 else "众耦",
+                              f"众宾{partner}", f"众宾{partner + 1}"))
+            partner += 2
+        return pairs
+
+    def _check_arrows(self) -> None:
+        names = [p.name for p in self.pairs]
+        for key in self.o.arrows:
+            rnd, pair, _ = key.split(":")
+            if pair not in names:
+                raise StagingError(f"arrows {key}: no pair {pair} in this staging; {did_you_mean(pair, names)}")
+            if rnd == "1" and pair not in names[:3]:
+                raise StagingError(f"arrows {key}: only the 三耦 ({', '.join(names[:3])}) shoot in round 1")
+
+    # -- the groups the libretto loops over ------------------------------------------------------
+    @property
+    def zunzhe(self) -> list[str]:
+        """The 遵者 in the order they are received: the 诸公 first, then the 大夫."""
+        return self.zhugong + self.dafu
+
+    @property
+    def shooters(self) -> list[str]:
+        return [n for p in self.pairs for n in p.both]
+
+    def is_zun(self, who: str) -> bool:
+        """The 宾, the 主人 and the 大夫 (宾、主人、大夫不胜，则不执弓): they shoot from their mats."""
+        return who in ("宾", "主人") or who in self.dafu
+
+    @property
+    def san_ou(self) -> list[Pair]:
+        return self.pairs[:3]
+
+    @property
+    def bin_pair(self) -> Pair | None:
+        return next((p for p in self.pairs if p.upper == "宾"), None)
+
+    @property
+    def dafu_pairs(self) -> list[Pair]:
+        return [p for p in self.pairs if p.lower in self.dafu]
+
+    @property
+    def zhong_pairs(self) -> list[Pair]:
+        return [p for p in self.pairs[3:] if not self.is_zun(p.upper) and not self.is_zun(p.lower)]
+
+    @property
+    def zhongbin_shooters(self) -> list[str]:
+        return [w for p in self.pairs[3:] for w in p.both if not self.is_zun(w)]
+
+    def items(self, name: str) -> dict[str, str]:
+        """The instances a 遵者 is served with in Φ10 (爵, 荐, 俎, 肺, 席), for later phases to use.
+
+        The first 遵者 has 爵2, 荐3, 俎3, 肺3, 席6; each further one the next instances down from the
+        top of the vocabulary's range (爵9, 荐14 …), so that the numbers just after the first ones stay
+        free for later phases (the 获者's and 释获者's 荐 and 俎)."""
+        k = self.zunzhe.index(name)
+        if k == 0:
+            return {"jue": "爵2", "jian": "荐3", "zu": "俎3", "fei": "肺3", "xi": "席6"}
+        objects = vocabulary().objects
+        return {key: f"{kind}{objects[kind].instances + 1 - k}"
+                for key, kind in (("jue", "爵"), ("jian", "荐"), ("zu", "俎"), ("fei", "肺"), ("xi", "席"))}
