@@ -402,8 +402,8 @@ def generate(output: Path | None, force: bool, fmt: str, arrows: tuple[tuple[str
              **options) -> None:
     """Stage the ceremony from options: a starting point for your own staging."""
     from xiangshe.domain.parse import parse_lines, to_jsonl
-    from xiangshe.domain.staging import Options, StagingError
-    from xiangshe.domain.staging import generate as stage
+    from xiangshe.domain.libretto import Options, StagingError
+    from xiangshe.domain.libretto import generate as stage
 
     explicit = dict(arrows)
     if len(explicit) != len(arrows):

@@ -26,7 +26,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from xiangshe.domain.parse import parse_lines, to_jsonl  # noqa: E402
-from xiangshe.domain.staging import Options, generate  # noqa: E402
+from xiangshe.domain.libretto import Options, generate  # noqa: E402
 
 CACHE = ROOT / "benchmarks" / ".cache"
 MUTATIONS = ("delete", "swap", "duplicate", "substitute")

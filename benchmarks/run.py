@@ -221,7 +221,7 @@ def long_trace(n: int) -> Path:
     path = CACHE / f"long-{n}.jsonl"
     if path.exists():
         return path
-    from xiangshe.domain.staging import Options
+    from xiangshe.domain.libretto import Options
 
     lines = staging_jsonl(Options()).splitlines()
     head = [ln for ln in lines if ln.startswith(('{"cast"', '{"pair"'))]

@@ -18,7 +18,7 @@ class ArrowSpec(click.ParamType):
     name = "arrow"
 
     def convert(self, value, param, ctx):
-        from xiangshe.domain.staging import StagingError, parse_arrow
+        from xiangshe.domain.libretto import StagingError, parse_arrow
 
         if isinstance(value, tuple):
             return value

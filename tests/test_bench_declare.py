@@ -14,7 +14,7 @@ from benchmarks.declare_subset import ABSENCE, PRECEDENCE, Universe, translate  
 from xiangshe.constraints.pattern import Context  # noqa: E402
 from xiangshe.constraints.rulebook import active_rules  # noqa: E402
 from xiangshe.domain.parse import parse_lines  # noqa: E402
-from xiangshe.domain.staging import Options, generate  # noqa: E402
+from xiangshe.domain.libretto import Options, generate  # noqa: E402
 
 
 def _variants() -> list:

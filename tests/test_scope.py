@@ -121,7 +121,7 @@ def test_every_bundled_example_that_is_not_whole_declares_its_part() -> None:
 
 
 def test_a_fragment_lists_what_is_due_after_its_end_and_faults_what_was_due_within() -> None:
-    from xiangshe.domain.staging import Options, generate
+    from xiangshe.domain.libretto import Options, generate
     text = generate(Options(until="Φ05"))
     assert "fragment Φ01–Φ05" in text                      # generate says it stopped early
     result = check_trace(parse_lines(text, "u.trace"))

@@ -156,7 +156,7 @@ def test_chinese_numbers_read_back() -> None:
     assert len(seen) == 100_000 and "" not in seen
     with pytest.raises(ValueError):
         chinese_number(-1)
-# -- the bundled examples of the audit (traces/audit/, written by domain/staging/bundle.py) ----------
+# -- the bundled examples of the audit (traces/audit/, written by domain/libretto/bundle.py) ----------
 
 from pathlib import Path  # noqa: E402
 
@@ -165,7 +165,7 @@ from click.testing import CliRunner  # noqa: E402
 from xiangshe.constraints.check import check_trace  # noqa: E402
 from xiangshe.constraints.rulebook import active_rules  # noqa: E402
 from xiangshe.domain.parse import parse_file  # noqa: E402
-from xiangshe.domain.staging.bundle import audit_examples  # noqa: E402
+from xiangshe.domain.libretto.bundle import audit_examples  # noqa: E402
 from xiangshe.domain.numerals import read_count  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -184,7 +184,7 @@ def test_audit_examples_are_the_generators_output() -> None:
     examples = audit_examples()
     assert {p.stem for p in examples} == set(EXPECTED) == {p.stem for p in AUDIT.glob("*.trace")}
     for path, text in examples.items():
-        assert path.read_text(encoding="utf-8") == text, f"{path.name} is stale: python -m domain.staging.bundle"
+        assert path.read_text(encoding="utf-8") == text, f"{path.name} is stale: python -m xiangshe.domain.libretto.bundle"
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))

@@ -10,7 +10,7 @@ from itertools import zip_longest
 
 from xiangshe.domain import staging as old
 from xiangshe.domain import libretto as new
-from xiangshe.domain.staging.bundle import MANIFEST
+from xiangshe.domain.libretto.bundle import MANIFEST
 
 
 def events(text: str, lo: str, hi: str) -> list[tuple[str, str]]:

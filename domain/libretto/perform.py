@@ -26,6 +26,7 @@ from pathlib import Path
 
 import jinja2
 
+from xiangshe.domain.errors import QuoteError
 from xiangshe.domain.libretto.arrows import HITS, Arrows, announced, chun, num
 from xiangshe.domain.libretto.cast import Cast
 from xiangshe.domain.libretto.options import Options, StagingError
@@ -86,7 +87,10 @@ class _Locator:
                 raise StagingError(f"{where}: write § L<line> <words>, not {head!r}") from None
         quote = spec.strip()
         if line is not None:
-            return TEXT.cite(quote, line, where=where)
+            try:
+                return TEXT.cite(quote, line, where=where)
+            except QuoteError as e:
+                raise StagingError(str(e)) from None
         flat = TEXT.flat
         at = flat.find(quote, self.cursor)
         if at < 0 and self.phase_start is not None:
@@ -100,23 +104,47 @@ class _Locator:
         return Citation(quote, TEXT._line_of[at], TEXT._line_of[at + len(quote) - 1])
 
 
-def perform(o: Options, cast: Cast) -> Performance:
-    """Render the libretto for `o` and turn it into trace lines, stopping after `o.until`."""
+def render(o: Options, cast: Cast, source: str | None = None) -> str:
+    """The libretto (or `source`, a libretto's text) rendered for `o`; its errors located."""
     from xiangshe.domain.libretto import cups, music, shoot
-    text = environment().get_template(MAIN).render(o=o, cast=cast, arrows=Arrows(cast), num=num,
-                                                    chun=chun, announced=announced, HITS=HITS,
-                                                    shoot=shoot, music=music, cups=cups)
+    env = environment()
+    try:
+        template = env.from_string(source) if source is not None else env.get_template(MAIN)
+        return template.render(o=o, cast=cast, arrows=Arrows(cast), num=num, chun=chun,
+                               announced=announced, HITS=HITS, shoot=shoot, music=music, cups=cups)
+    except jinja2.TemplateSyntaxError as e:
+        raise StagingError(f"{e.filename or 'libretto'}:{e.lineno}: error: {e.message}") from None
+    except jinja2.TemplateError as e:
+        raise StagingError(f"libretto{_where(e)}: error: {e}") from None
+
+
+def _where(e: BaseException) -> str:
+    """The template file and line an error was raised at (from the traceback Jinja2 rewrites)."""
+    tb, found = e.__traceback__, ""
+    while tb is not None:
+        name = tb.tb_frame.f_code.co_filename
+        if name.endswith(".j2") or name == "<template>":
+            found = f" ({Path(name).name}:{tb.tb_lineno})"
+        tb = tb.tb_next
+    return found
+
+
+def perform(o: Options, cast: Cast, source: str | None = None) -> Performance:
+    """Render the libretto for `o` and turn it into trace lines, stopping after `o.until`."""
+    text = render(o, cast, source)
     out = Performance()
     locate = _Locator()
     clause: Clause | None = None
     first = False
-    for n, raw in enumerate(text.splitlines(), 1):
+    phase = "before the first phase"
+    for raw in text.splitlines():
         row = raw.strip()
-        where = f"libretto:{n}"
+        where = f"libretto, {phase}"
         if not row:
             continue
         if row.startswith("phase "):
             pid, _, title = row[6:].partition(" ")
+            phase = f"phase {pid}"
             if pid > o.until:
                 break
             out.lines += ["", f"# -- {pid} {title} " + "-" * max(4, 76 - len(title)), f"phase {pid}"]

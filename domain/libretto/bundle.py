@@ -1,4 +1,4 @@
-"""Regenerate the bundled stagings: `python -m domain.staging.bundle` (add --check to compare only).
+"""Regenerate the bundled stagings: `python -m xiangshe.domain.libretto.bundle` (add --check to compare only).
 
 Besides the canonical ceremony and the variants (which pass), it writes the examples of the
 scoring audit, traces/audit/: the ceremony up to the count of round 2 (a fragment Φ01–Φ32), with
@@ -11,7 +11,7 @@ import sys
 import tomllib
 from pathlib import Path
 
-from xiangshe.domain.staging import Options, generate
+from xiangshe.domain.libretto import Options, generate
 
 ROOT = Path(__file__).resolve().parents[2]
 CANONICAL = ROOT / "traces" / "canonical.trace"

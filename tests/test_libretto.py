@@ -1,4 +1,4 @@
-"""The generator of stagings: the bundled ceremony and variants are its output, and all pass."""
+"""The libretto: the bundled ceremony and variants are its performances, and all pass; its errors are located."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from click.testing import CliRunner
 
 from xiangshe.constraints.check import check_trace
 from xiangshe.domain.parse import parse_file, parse_lines
-from xiangshe.domain.staging import Options, generate
-from xiangshe.domain.staging.bundle import bundle
+from xiangshe.domain.libretto import Cast, Options, StagingError, generate, performance
+from xiangshe.domain.libretto.perform import perform
+from xiangshe.domain.libretto.bundle import bundle
 from xiangshe.verify import cli
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -18,10 +19,10 @@ BUNDLE = bundle()
 
 
 @pytest.mark.parametrize("path", list(BUNDLE), ids=lambda p: p.stem)
-def test_bundled_staging_is_the_generators_output(path: Path) -> None:
-    assert path.exists(), f"run python -m domain.staging.bundle to write {path.name}"
+def test_bundled_staging_is_the_librettos_performance(path: Path) -> None:
+    assert path.exists(), f"run python -m xiangshe.domain.libretto.bundle to write {path.name}"
     assert path.read_text(encoding="utf-8") == BUNDLE[path], \
-        f"{path.name} is stale: run python -m domain.staging.bundle"
+        f"{path.name} is stale: run python -m xiangshe.domain.libretto.bundle"
 
 
 @pytest.mark.parametrize("path", list(BUNDLE), ids=lambda p: p.stem)
@@ -66,3 +67,36 @@ def test_generate_cli_never_overwrites(tmp_path: Path) -> None:
 def test_generate_cli_rejects_bad_options(args: list[str]) -> None:
     result = CliRunner().invoke(cli, ["generate", *args])
     assert result.exit_code == 2 and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(("source", "message"), [
+    ("phase Φ01 x\n§ 主人戒宾\n{{ nosuch }} 戒 to=宾\n", "'nosuch' is undefined"),
+    ("phase Φ01 x\n§ 主人戒宾\n% if\n", "libretto:3: error: Expected an expression"),
+    ("phase Φ01 x\n§ 没有这句话\n主人 戒\n", "libretto, phase Φ01: 「没有这句话」 is not in the text"),
+    ("phase Φ01 x\n主人 戒\n", "libretto, phase Φ01: an event before any § clause"),
+    ("phase Φ01 x\n§ L99 主人戒宾\n主人 戒 to=宾\n", "does not occur at line 99"),
+], ids=["undefined", "syntax", "not-in-text", "no-clause", "wrong-line"])
+def test_libretto_errors_are_located(source: str, message: str) -> None:
+    o = Options()
+    with pytest.raises(StagingError, match=None) as err:
+        perform(o, Cast(o), source)
+    assert message in str(err.value)
+
+
+def test_clauses_are_located_forward_and_repeat_in_loops() -> None:
+    o = Options()
+    source = ("phase Φ01 x\n§ 主人戒宾\n主人 戒 to=宾\n§ 再拜\n宾 拜 to=主人 n=2\n"
+              "% for i in range(2)\n§ 宾出迎\n宾 出迎 to=主人\n% endfor\n§ 无介 | not enacted: no 介\n")
+    perf = perform(o, Cast(o), source)
+    lines = [c.cite.line for c in perf.clauses]
+    assert lines == [3, 3, 3, 3, 4], lines         # 再拜 is the first one after 主人戒宾 (L3), not L4's
+    assert [c.events for c in perf.clauses] == [1, 1, 1, 1, 0]
+    assert perf.clauses[-1].reason == "no 介"
+    assert "# L4 「无介」 not enacted: no 介" in perf.lines
+
+
+def test_every_not_enacted_clause_of_the_libretto_gives_its_reason() -> None:
+    clauses = performance().clauses
+    assert clauses
+    marked = [c for c in clauses if c.reason is not None]
+    assert marked and all(c.reason and c.events == 0 for c in marked)
