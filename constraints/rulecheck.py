@@ -97,11 +97,13 @@ def check_vacuity(rules: Sequence[Rule], stagings: Sequence[Trace]) -> list[Item
         if not pats:          # a cast rule: it speaks of every pair of every staging
             out.append(Item("vacuity", r.id, True, "applies to the cast of every staging", r.location))
             continue
-        missing = sorted({a for p in pats for a in (p.acts or ()) if a not in acts})
+        named = {a for p in pats for a in (p.acts or ())}
+        missing = sorted(a for a in named if a not in acts)
         triggers = r.template.triggers()
         fired = not triggers or any(ctx.matches(p, e) for p in triggers for ctx in ctxs
                                     for e in ctx.trace)
-        ok = fired and len(missing) < len({a for p in pats for a in (p.acts or ())})
+        # a pattern with any act (`宾 * phase=Φ52`) names no act that could be missing
+        ok = fired and (len(missing) < len(named) or any(not p.acts for p in pats))
         absent = sorted({role for p in pats for role in (p.roles or ()) if role not in roles})
         msg = ("triggered in the bundled stagings" if ok else
                "never triggered in the bundled stagings" + (f" (acts never staged: {', '.join(missing)})"
