@@ -1,3 +1,41 @@
-"""Helpers the libretto calls (see perform.py). Keep this small: prefer the templates."""
+"""Helpers the libretto calls (see perform.py). Keep this small: prefer the templates.
+
+The 无算爵 (L228–232, Φ48): who drinks from which cup, in what order.  The two cups the 二人举觯
+set before the 宾 and the senior 遵者 (Φ46) cross (错): the 宾's goes to the 主人, the 遵者's to the
+长 (the eldest guest); then they alternate down the seated guests (the other 遵者, then the 众宾);
+the last holders take them to those below at 西阶上 (以旅在下者), the 执觯者 among them (执觯者皆与旅).
+Without a 遵者 only the 宾's cup goes round (若无大夫，则唯宾).
+"""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: those below who come up for the 旅 (the 旅酬's 在下者, the 无算爵's 在下者): 乐正，与立者齿 (记)
+BELOW = ("司射", "乐正")
+
+
+@dataclass(frozen=True)
+class Cup:
+    cup: str                 # the 觯 of the 二人举觯 (Φ46)
+    bearer: str              # the 执觯者 who fills it (执觯者受觯，遂实之)
+    holder: str              # before whom it stands: the 宾, or the senior 遵者
+    seated: list[str]        # who drinks from it on the mats, in order (the first receives it from the bearer)
+    below: list[str]         # who drinks from it at 西阶上 (以旅在下者), in order
+
+
+def wu_suan(cast) -> list[Cup]:
+    """The cups of the 无算爵 and their drinkers, from the cast."""
+    zun, zhong = cast.zunzhe, cast.zhongbin
+    n = 2 if zun else 1
+    bearers = [f"执觯者{k + 1}" for k in range(n)]
+    seated = ["主人", zhong[0], *zun[1:], *zhong[1:]] if zun else ["主人", *zhong]
+    below = [*BELOW, *bearers]
+    return [Cup(cup, bearers[k], holder, seated[k::n], below[k::n])
+            for k, (cup, holder) in enumerate(zip(("觯5", "觯6"), ["宾", *zun[:1]]))]
+
+
+def crossing(cups: list[Cup]) -> list[tuple[str, str, str]]:
+    """(giver, taker, cup) down the seated guests, the cups alternating (而错)."""
+    return [(c.seated[i], c.seated[i + 1], c.cup)
+            for i in range(max(len(c.seated) for c in cups) - 1) for c in cups if i + 1 < len(c.seated)]
