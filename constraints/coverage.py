@@ -1,21 +1,23 @@
 """Text coverage: what checks each clause of the text?
 
 The text (line breaks removed) is split into clauses at 。；！？ (a quoted speech stays inside
-its clause). Each clause is reported by the strongest thing that checks it:
+its clause). Each clause is reported by the strongest thing that checks it, in this order:
 
   - enforced: an encoded rule quotes words that lie in it, or a machine edge that moves its
     instance to another state (an edge from a state to itself only permits an act: it does not
     count), or the scoring audit (constraints/scoring.py CITED);
+  - descriptive: `constraints/descriptive.toml` marks it, with the reason it says nothing a
+    staging could break (a title, a measure of an implement, a definition, a permission): there
+    is nothing to enforce, whether or not the libretto enacts it;
   - staged: nothing enforces it, but the libretto (domain/libretto/text/) enacts it: the clause
     has events under it in the libretto's performance of some bundled option set (the canonical
     `Options()` and each entry of traces/variants/variants.toml);
-  - descriptive: `constraints/descriptive.toml` marks it, with the reason it says nothing a
-    staging could break (a title, a measure of an implement, a definition, a permission);
   - unaccounted: none of these. The libretto's `not enacted` reasons are kept with the clause.
 
 A rule that is deferred or descriptive, or an edge from a state to itself, still *quotes* the
 clause (`cited`), which the worklist shows: it is where encoding would start. The share that
-counts is `percent_enforced`: enforced clauses out of the normative ones (all but the descriptive).
+counts is `percent_enforced`: enforced clauses out of the normative ones (all but the descriptive),
+so that enacting a clause in the libretto never lowers it.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from xiangshe.fsm.table import Table
 
 DESCRIPTIVE_PATH = Path(__file__).with_name("descriptive.toml")
 VARIANTS_PATH = Path(__file__).resolve().parents[1] / "traces" / "variants" / "variants.toml"
-CATEGORIES = ("enforced", "staged", "descriptive", "unaccounted")
+CATEGORIES = ("enforced", "descriptive", "staged", "unaccounted")      # strongest first
 _END = "。；！？ "
 
 
@@ -73,9 +75,9 @@ class Clause:
     def category(self) -> str:
         if self.enforced_by:
             return "enforced"
-        if self.staged_in:
-            return "staged"
-        return "descriptive" if self.descriptive else "unaccounted"
+        if self.descriptive:
+            return "descriptive"
+        return "staged" if self.staged_in else "unaccounted"
 
     @property
     def accounted(self) -> bool:

@@ -251,7 +251,8 @@ def coverage_notes(category: str, enforced_by: list[str], quoted: list[str], not
     elif quoted:
         parts.append(("引用而不检：" if zh() else "quoted, not enforced, by ") + some(quoted))
     if category in ("staged", "unaccounted") and not_enacted and not zh():   # the reasons are English prose
-        parts.append("not enacted: " + "; ".join(not_enacted))
+        some_sets = " in some option sets" if category == "staged" else ""
+        parts.append(f"not enacted{some_sets}: " + "; ".join(not_enacted))
     if category == "descriptive" and prose(descriptive):
         parts.append(f"({descriptive})")
     return "  ".join(parts)

@@ -99,6 +99,15 @@ def test_staged_only_from_the_libretto_and_its_reasons_kept() -> None:
     assert clause_of(both, SU_BIN).category == "enforced"
 
 
+def test_enacting_a_descriptive_clause_leaves_it_descriptive(tmp_path: Path) -> None:
+    """So that enacting more of the text in the libretto never lowers the share enforced."""
+    marked = marks(tmp_path, ("羞唯所有", None))
+    served = [("one", [Performed(TEXT.cite("羞唯所有"), events=1)])]
+    alone, staged = (coverage([], [], performed=p, audit=(), descriptive=marked) for p in ([], served))
+    assert clause_of(staged, "羞唯所有。").category == "descriptive"
+    assert staged.totals()["normative"] == alone.totals()["normative"] == len(staged.clauses) - 1
+
+
 def test_the_bundled_option_sets_are_the_canonical_and_every_variant() -> None:
     names = [n for n, _ in option_sets()]
     manifest = tomllib.loads((ROOT / "traces" / "variants" / "variants.toml").read_text(encoding="utf-8"))
