@@ -661,7 +661,8 @@ def check_rules(fmt: str, redundancy: int, search_all: bool, jobs: int, reading:
 @click.option("--all", "show_all", is_flag=True,
               help="list every clause with its category, not only those nothing enforces")
 @click.option("--min", "minimum", type=Percent(), default=None,
-              help="exit 1 if the share of the normative clauses enforced (percent_enforced) is below this percentage")
+              help="exit 1 if the share of the normative clauses enforced (percent_enforced) is below "
+                   "this percentage")
 def coverage(fmt: str, show_all: bool, minimum: float | None) -> None:
     """What checks each clause of the text: a rule or machine (enforced), only the libretto (staged),
     nothing because it is descriptive, or nothing at all (unaccounted)."""
