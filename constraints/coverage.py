@@ -1,11 +1,23 @@
-"""Text coverage: is every clause of the text accounted for?
+"""Text coverage: what checks each clause of the text?
 
 The text (line breaks removed) is split into clauses at 。；！？ (a quoted speech stays inside
-its clause). A clause is
-  - enacted: a bundled staging has an event whose cited words (`# L14 主人坐取爵于上篚`) lie in it;
-  - cited: a rule (of any status) or a machine edge quotes words that lie in it;
-  - descriptive: `constraints/descriptive.toml` marks it, with the reason it needs no event or rule;
-and uncovered otherwise. A clause may be several of these at once.
+its clause). Each clause is reported by the strongest thing that checks it, in this order:
+
+  - enforced: an encoded rule quotes words that lie in it, or a machine edge that moves its
+    instance to another state (an edge from a state to itself only permits an act: it does not
+    count), or the scoring audit (constraints/scoring.py CITED);
+  - descriptive: `constraints/descriptive.toml` marks it, with the reason it says nothing a
+    staging could break (a title, a measure of an implement, a definition, a permission): there
+    is nothing to enforce, whether or not the libretto enacts it;
+  - staged: nothing enforces it, but the libretto (domain/libretto/text/) enacts it: the clause
+    has events under it in the libretto's performance of some bundled option set (the canonical
+    `Options()` and each entry of traces/variants/variants.toml);
+  - unaccounted: none of these. The libretto's `not enacted` reasons are kept with the clause.
+
+A rule that is deferred or descriptive, or an edge from a state to itself, still *quotes* the
+clause (`cited`), which the worklist shows: it is where encoding would start. The share that
+counts is `percent_enforced`: enforced clauses out of the normative ones (all but the descriptive),
+so that enacting a clause in the libretto never lowers it.
 """
 
 from __future__ import annotations
@@ -14,17 +26,27 @@ import re
 import tomllib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 from xiangshe.constraints.rulebook import Rule
 from xiangshe.domain.errors import RulebookError
 from xiangshe.domain.text import TEXT, Citation, SourceText
-from xiangshe.domain.trace import Trace
 from xiangshe.fsm.table import Table
 
 DESCRIPTIVE_PATH = Path(__file__).with_name("descriptive.toml")
-_WORDS = re.compile(r"#\s*L(\d+)(?:[–-](\d+))?\s+(\S+)")
-_CJK_RUN = re.compile(r"[\u4e00-\u9fff《》·“”‘’、，：]+")
+VARIANTS_PATH = Path(__file__).resolve().parents[1] / "traces" / "variants" / "variants.toml"
+CATEGORIES = ("enforced", "descriptive", "staged", "unaccounted")      # strongest first
+_END = "。；！？ "
+
+
+@dataclass(frozen=True)
+class Quote:
+    """A rule, a machine edge or the scoring audit quoting a clause, and whether that checks it."""
+
+    label: str                  # "rule ID", "machine 侯 张侯: 半张→半张", "the scoring audit"
+    enforces: bool
+    why_not: str | None = None  # when it does not: "deferred", "descriptive", "self-loop"
 
 
 @dataclass
@@ -34,13 +56,32 @@ class Clause:
     end: int
     text: str
     line: int
-    enacted: list[str] = field(default_factory=list)      # trace:line of events
-    cited: list[str] = field(default_factory=list)        # rule ids and machine edges
+    quotes: list[Quote] = field(default_factory=list)
+    staged_in: list[str] = field(default_factory=list)     # option sets whose performance enacts it
+    events: int = 0                                         # its events, over those performances
+    not_enacted: list[str] = field(default_factory=list)   # the libretto's reasons
     descriptive: str | None = None
 
     @property
+    def cited(self) -> list[str]:
+        """Everything that quotes it, whether or not that checks it."""
+        return sorted({q.label for q in self.quotes})
+
+    @property
+    def enforced_by(self) -> list[str]:
+        return sorted({q.label for q in self.quotes if q.enforces})
+
+    @property
+    def category(self) -> str:
+        if self.enforced_by:
+            return "enforced"
+        if self.descriptive:
+            return "descriptive"
+        return "staged" if self.staged_in else "unaccounted"
+
+    @property
     def accounted(self) -> bool:
-        return bool(self.enacted or self.cited or self.descriptive)
+        return self.category != "unaccounted"
 
 
 def clauses(text: SourceText = TEXT) -> list[Clause]:
@@ -83,81 +124,170 @@ def _spans(text: SourceText, quote: str, line: int | None, last: int | None = No
     return near[:1]
 
 
-def _mark(cls: Sequence[Clause], spans: Iterable[tuple[int, int]], attr: str, label: str) -> None:
+def _overlapping(cls: Sequence[Clause], spans: Iterable[tuple[int, int]]) -> Iterable[Clause]:
     for a, b in spans:
         for c in cls:
             if c.start < b and a < c.end:
-                getattr(c, attr).append(label)
+                yield c
 
 
-def _event_words(raw: str) -> tuple[int, int, list[str]] | None:
-    """The text lines and the verbatim words an event line's comment cites, if any."""
-    m = _WORDS.search(raw)
-    if not m:
-        return None
-    first = int(m.group(1))
-    last = int(m.group(2)) if m.group(2) else first
-    cited = re.sub(r"\([^)]*\)", "", raw[m.start(3):].split("#", 1)[0])   # a (note), a further
-    # comment (`# xiangshe: ignore[…] reason`) is not a quotation
-    return first, last, _CJK_RUN.findall(cited)
+# -- the libretto --------------------------------------------------------------------------------
+
+def option_sets(path: Path = VARIANTS_PATH) -> list[tuple[str, dict]]:
+    """The bundled option sets: the canonical ceremony's (`Options()`) and each variant's."""
+    out: list[tuple[str, dict]] = [("canonical", {})]
+    for name, spec in tomllib.loads(path.read_text(encoding="utf-8")).items():
+        spec = {k: v for k, v in spec.items() if k != "title"}
+        if "outcome" in spec:
+            spec["outcome"] = tuple(spec["outcome"])
+        if "arrows" in spec:
+            spec["arrows"] = {k: tuple(v) for k, v in spec["arrows"].items()}
+        out.append((name, spec))
+    return out
 
 
-def load_descriptive(path: Path = DESCRIPTIVE_PATH) -> list[tuple[Citation, str]]:
+def performances(sets: Sequence[tuple[str, dict]] | None = None) -> list[tuple[str, list]]:
+    """The libretto performed for each option set (default: the bundled ones): (name, its clauses)."""
+    if sets is None:
+        return _bundled()
+    from xiangshe.domain.libretto import Options, performance
+    return [(name, performance(Options(**spec)).clauses) for name, spec in sets]
+
+
+@cache
+def _bundled() -> list[tuple[str, list]]:
+    return performances(option_sets())
+
+
+def _libretto_span(cite: Citation, cursor: int) -> tuple[int, int] | None:
+    """Where a libretto clause's citation lies: its quote at its line (the first at or after the
+    clause before, as the libretto locates them)."""
+    found = [(m.start(), m.end()) for m in re.finditer(re.escape(cite.quote), TEXT.flat)]
+    at_line = [s for s in found if TEXT._line_of[s[0]] == cite.line] or \
+              [s for s in found if TEXT._line_of[s[0]] <= cite.line <= TEXT._line_of[s[1] - 1]]
+    return next((s for s in at_line if s[0] >= cursor), at_line[0] if at_line else None)
+
+
+# -- descriptive clauses -------------------------------------------------------------------------
+
+def _bare(s: str) -> str:
+    return s.strip().rstrip(_END).strip()
+
+
+def load_descriptive(path: Path = DESCRIPTIVE_PATH, cls: Sequence[Clause] | None = None
+                     ) -> list[tuple[int, str]]:
+    """The clauses `descriptive.toml` marks, as (clause index, reason). A mark quotes one whole
+    clause (its closing 。；！？ may be left out); `line` picks it when the words repeat."""
     if not path.exists():
         return []
+    cls = cls if cls is not None else clauses()
     data = tomllib.loads(path.read_text(encoding="utf-8"))
     out = []
     for item in data.get("clause", []):
+        quote, line = item.get("quote", ""), item.get("line")
         if not item.get("reason"):
-            raise RulebookError(str(path), None, f"「{item.get('quote')}」 needs a reason")
-        out.append((TEXT.cite(item["quote"], item.get("line"), where=str(path)), item["reason"]))
+            raise RulebookError(str(path), None, f"「{quote}」 needs a reason")
+        same = [c for c in cls if _bare(c.text) == _bare(quote) and (line is None or c.line == line)]
+        if len(same) != 1:
+            near = [c.text for c in _overlapping(cls, _spans(TEXT, _bare(quote), line)) if _bare(quote)]
+            why = (f"occurs as a clause at lines {', '.join(str(c.line) for c in same)}: add line = N"
+                   if same else "is not a whole clause of the text" +
+                   (f" (it lies in 「{'」「'.join(near)}」)" if near else ""))
+            raise RulebookError(str(path), None, f"「{quote}」 {why}")
+        out.append((same[0].index, item["reason"]))
     return out
 
+
+# -- the measure ---------------------------------------------------------------------------------
 
 @dataclass
 class Coverage:
     clauses: list[Clause]
-    unlocated: int                     # events whose cited words could not be found in the text
+    option_sets: list[str] = field(default_factory=list)
+
+    @property
+    def worklist(self) -> list[Clause]:
+        """The normative clauses nothing enforces: staged only, or unaccounted; in the text's order."""
+        return [c for c in self.clauses if c.category in ("staged", "unaccounted")]
 
     def totals(self) -> dict:
         n = len(self.clauses)
-        acc = sum(c.accounted for c in self.clauses)
+        count = {k: sum(c.category == k for c in self.clauses) for k in CATEGORIES}
+        normative = n - count["descriptive"]
         return {"clauses": n,
-                "enacted": sum(bool(c.enacted) for c in self.clauses),
-                "cited": sum(bool(c.cited) for c in self.clauses),
-                "descriptive": sum(bool(c.descriptive) for c in self.clauses),
-                "uncovered": n - acc,
-                "percent_accounted": round(100 * acc / n, 2) if n else 100.0,
-                "unlocated_events": self.unlocated}
+                # the keys of the first version (DESIGN.md's contract), in today's meaning
+                "enacted": sum(bool(c.staged_in) for c in self.clauses),
+                "cited": sum(bool(c.quotes) for c in self.clauses),
+                "descriptive": count["descriptive"],
+                "uncovered": count["unaccounted"],
+                "percent_accounted": round(100 * (n - count["unaccounted"]) / n, 2) if n else 100.0,
+                # what checks the clauses
+                "normative": normative,
+                "enforced": count["enforced"],
+                "staged_only": count["staged"],
+                "unaccounted": count["unaccounted"],
+                "percent_enforced": round(100 * count["enforced"] / normative, 2) if normative else 100.0,
+                "option_sets": len(self.option_sets)}
 
 
-def coverage(traces: Sequence[Trace], rules: Sequence[Rule], tables: Sequence[Table]) -> Coverage:
+def _edge_quote(t: Table, e) -> Quote:
+    loop = e.source == e.dest
+    return Quote(f"machine {t.name} {e.act}: {e.source}→{e.dest}", not loop, "self-loop" if loop else None)
+
+
+def coverage(rules: Sequence[Rule], tables: Sequence[Table],
+             performed: Sequence[tuple[str, list]] | None = None,
+             audit: Sequence[tuple[str, int | None]] | None = None,
+             descriptive: Path = DESCRIPTIVE_PATH) -> Coverage:
+    """Measure the text's clauses against the rules, the machines, the scoring audit (default:
+    scoring.CITED) and the libretto's performances (default: every bundled option set)."""
+    if audit is None:
+        from xiangshe.constraints.scoring import CITED as audit
     cls = clauses()
-    unlocated = 0
-    for trace in traces:
-        for e in trace.events:
-            found = _event_words(e.text)
-            if found is None:
-                unlocated += 1
-                continue
-            first, last, words = found
-            spans = [s for w in words for s in _spans(TEXT, w, first, last)]
-            if not spans:
-                unlocated += 1
-            _mark(cls, spans, "enacted", f"{trace.path}:{e.line}")
     for r in rules:
-        for c in r.citations:
-            _mark(cls, _spans(TEXT, c.quote, c.line), "cited", f"rule {r.id}")
+        q = Quote(f"rule {r.id}", r.status == "encoded", None if r.status == "encoded" else r.status)
+        for cite in r.citations:
+            for c in _overlapping(cls, _spans(TEXT, cite.quote, cite.line)):
+                c.quotes.append(q)
     for t in tables:
         for e in t.edges:
-            _mark(cls, _spans(TEXT, e.cite.quote, e.cite.line), "cited",
-                  f"machine {t.name} {e.act}: {e.source}→{e.dest}")
-    from xiangshe.constraints.scoring import CITED
-    for quote, line in CITED:
-        _mark(cls, _spans(TEXT, quote, line), "cited", "the scoring audit")
-    for cite, reason in load_descriptive():
-        for a, b in _spans(TEXT, cite.quote, cite.line):
-            for c in cls:
-                if c.start < b and a < c.end and c.descriptive is None:
-                    c.descriptive = reason
-    return Coverage(cls, unlocated)
+            for c in _overlapping(cls, _spans(TEXT, e.cite.quote, e.cite.line)):
+                c.quotes.append(_edge_quote(t, e))
+    for quote, line in audit:
+        for c in _overlapping(cls, _spans(TEXT, quote, line)):
+            c.quotes.append(Quote("the scoring audit", True))
+    performed = performances() if performed is None else performed
+    for name, libretto in performed:
+        cursor = 0
+        for lc in libretto:
+            span = _libretto_span(lc.cite, cursor)
+            if span is None:
+                continue
+            cursor = span[0]
+            for c in _overlapping(cls, [span]):
+                if lc.events:
+                    c.events += lc.events
+                    if name not in c.staged_in:
+                        c.staged_in.append(name)
+                if lc.reason and lc.reason not in c.not_enacted:
+                    c.not_enacted.append(lc.reason)
+    for index, reason in load_descriptive(descriptive, cls):
+        cls[index].descriptive = reason
+    return Coverage(cls, [name for name, _ in performed])
+
+
+def detail(c: Clause) -> dict:
+    """A clause in the JSON of `coverage` (clauses_detail, worklist)."""
+    return {"index": c.index, "line": c.line, "text": c.text, "category": c.category,
+            "enacted": c.events, "staged_in": c.staged_in, "cited": c.cited,
+            "enforced_by": c.enforced_by,
+            "quoted_without_enforcing": sorted({f"{q.label} ({q.why_not})" for q in c.quotes
+                                                if not q.enforces}),
+            "not_enacted": c.not_enacted, "descriptive": c.descriptive}
+
+
+def document(cov: Coverage) -> dict:
+    """The JSON of `coverage --format json` (schemas/coverage.schema.json)."""
+    return cov.totals() | {"option_set_names": cov.option_sets,
+                           "worklist": [detail(c) for c in cov.worklist],
+                           "clauses_detail": [detail(c) for c in cov.clauses]}

@@ -69,6 +69,7 @@ ZH = {
     "redundancy": "冗余", "all": "全部",
     # coverage
     "enacted": "上演", "cited": "引用", "UNCOVERED": "未涵盖",
+    "enforced": "已检", "staged": "仅上演", "unaccounted": "未涵盖", "self-loop": "自环",
     # the scoring audit's checks, by catalogue id
     "the announcement (右贤于左 / 左贤于右 / 左右钧) agrees with the tallies":
         "所告（右贤于左 / 左贤于右 / 左右钧）与算数相合",
@@ -221,18 +222,60 @@ def status_text(status: str) -> str:
     return f"此规则为{t(status)}：不作检查" if zh() else f"the rule is {status}: nothing is checked"
 
 
-def coverage_line(line: int, how: list[str], text: str) -> str:
-    shown = " ".join(t(h) for h in how) or t("UNCOVERED")
-    return f"xiangsheli.txt:{line}: {shown}  「{text}」"
+def coverage_line(line: int, category: str, text: str, notes: str = "") -> str:
+    """A clause of `coverage`: `xiangsheli.txt:3: staged  「…」  quoted by …`."""
+    return f"xiangsheli.txt:{line}: {t(category)}  「{text}」" + (f"  {notes}" if notes else "")
+
+
+def coverage_label(label: str, why_not: str | None = None) -> str:
+    """What quotes a clause (`rule ID`, `machine 侯 张侯: …`, `the scoring audit`), and why it does
+    not check it (`deferred`, `descriptive`, `self-loop`)."""
+    if zh():
+        label = ("规则 " + label[5:] if label.startswith("rule ") else
+                 "状态机 " + label[8:] if label.startswith("machine ") else t(label))
+        return label + (f"（{t(why_not)}）" if why_not else "")
+    return label + (f" ({why_not})" if why_not else "")
+
+
+def coverage_notes(category: str, enforced_by: list[str], quoted: list[str], not_enacted: list[str],
+                   descriptive: str | None) -> str:
+    """After a clause: what enforces it, or what quotes it without enforcing it and the
+    libretto's reason for not enacting it; a descriptive clause's reason."""
+    def some(labels: list[str]) -> str:
+        more = len(labels) - 3
+        tail = "" if more <= 0 else f" …（+{more}）" if zh() else f" … (+{more})"
+        return ("，" if zh() else ", ").join(labels[:3]) + tail
+    parts = []
+    if enforced_by:
+        parts.append(("由 " if zh() else "by ") + some(enforced_by))
+    elif quoted:
+        parts.append(("引用而不检：" if zh() else "quoted, not enforced, by ") + some(quoted))
+    if category in ("staged", "unaccounted") and not_enacted and not zh():   # the reasons are English prose
+        some_sets = " in some option sets" if category == "staged" else ""
+        parts.append(f"not enacted{some_sets}: " + "; ".join(not_enacted))
+    if category == "descriptive" and prose(descriptive):
+        parts.append(f"({descriptive})")
+    return "  ".join(parts)
+
+
+def coverage_worklist(totals: dict) -> str:
+    n = totals["staged_only"] + totals["unaccounted"]
+    if zh():
+        return (f"未检：规范句 {totals['normative']} 中 {n} 句（{t('staged')} {totals['staged_only']}，"
+                f"{t('unaccounted')} {totals['unaccounted']}），依原文之序：")
+    return (f"not enforced: {n} of {totals['normative']} normative clauses ({totals['staged_only']} staged "
+            f"only by the libretto, {totals['unaccounted']} unaccounted), in the text's order:")
 
 
 def coverage_summary(totals: dict) -> str:
     if zh():
-        return (f"{totals['clauses']} 句：上演 {totals['enacted']}，引用 {totals['cited']}，描述 "
-                f"{totals['descriptive']}，未涵盖 {totals['uncovered']} — 已说明 {totals['percent_accounted']}%")
-    return (f"{totals['clauses']} clauses: {totals['enacted']} enacted, {totals['cited']} cited, "
-            f"{totals['descriptive']} descriptive, {totals['uncovered']} uncovered — "
-            f"{totals['percent_accounted']}% accounted for")
+        return (f"{totals['clauses']} 句：描述 {totals['descriptive']}，规范 {totals['normative']} — "
+                f"已检 {totals['enforced']}，仅上演 {totals['staged_only']}，未涵盖 {totals['unaccounted']} — "
+                f"规范句已检 {totals['percent_enforced']}%（剧本按 {totals['option_sets']} 组选项演出）")
+    return (f"{totals['clauses']} clauses: {totals['descriptive']} descriptive, {totals['normative']} "
+            f"normative — {totals['enforced']} enforced, {totals['staged_only']} staged only, "
+            f"{totals['unaccounted']} unaccounted — {totals['percent_enforced']}% of the normative clauses "
+            f"enforced (the libretto performed for {totals['option_sets']} option sets)")
 
 
 def rulecheck_summary(counts: dict[str, tuple[int, int]], ok: bool) -> str:

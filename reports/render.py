@@ -411,13 +411,18 @@ def counterexample_text(rule: Rule, trace, steps: int, saved: str | None, shorte
 
 
 def coverage_text(cov, totals: dict, show_all: bool) -> str:
-    """`coverage`: a line per clause not accounted for (or every clause), then the totals."""
-    out = []
-    for c in cov.clauses:
-        if show_all or not c.accounted:
-            how = [h for h, on in (("enacted", c.enacted), ("cited", c.cited), ("descriptive", c.descriptive))
-                   if on]
-            out.append(msg.coverage_line(c.line, how, c.text))
+    """`coverage`: the worklist (the normative clauses nothing enforces, in the text's order) or,
+    with --all, every clause with its category; then the totals."""
+    out = [] if show_all else [msg.coverage_worklist(totals)]
+    for c in cov.clauses if show_all else cov.worklist:
+        quoted: dict[str, str | None] = {}
+        for q in c.quotes:
+            if not q.enforces:      # an edge's self-loops once per machine and act
+                quoted.setdefault(q.label.split(":")[0] if q.why_not == "self-loop" else q.label, q.why_not)
+        notes = msg.coverage_notes(c.category, [msg.coverage_label(x) for x in c.enforced_by],
+                                   [msg.coverage_label(x, why) for x, why in sorted(quoted.items())],
+                                   c.not_enacted, c.descriptive)
+        out.append(msg.coverage_line(c.line, c.category, c.text, notes))
     out.append(msg.coverage_summary(totals))
     return "\n".join(out)
 

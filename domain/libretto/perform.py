@@ -55,8 +55,7 @@ class Clause:
 
     @property
     def where(self) -> str:
-        c = self.cite
-        return f"L{c.line}" + (f"–{c.end_line}" if c.end_line != c.line else "")
+        return _where([self])
 
 
 @dataclass
@@ -115,10 +114,10 @@ def render(o: Options, cast: Cast, source: str | None = None) -> str:
     except jinja2.TemplateSyntaxError as e:
         raise StagingError(f"{e.filename or 'libretto'}:{e.lineno}: error: {e.message}") from None
     except jinja2.TemplateError as e:
-        raise StagingError(f"libretto{_where(e)}: error: {e}") from None
+        raise StagingError(f"libretto{_template_line(e)}: error: {e}") from None
 
 
-def _where(e: BaseException) -> str:
+def _template_line(e: BaseException) -> str:
     """The template file and line an error was raised at (from the traceback Jinja2 rewrites)."""
     tb, found = e.__traceback__, ""
     while tb is not None:
@@ -134,7 +133,7 @@ def perform(o: Options, cast: Cast, source: str | None = None) -> Performance:
     text = render(o, cast, source)
     out = Performance()
     locate = _Locator()
-    clause: Clause | None = None
+    group: list[Clause] = []          # the § clauses the next events enact (several § in a row share them)
     first = False
     phase = "before the first phase"
     for raw in text.splitlines():
@@ -156,20 +155,29 @@ def perform(o: Options, cast: Cast, source: str | None = None) -> Performance:
             if reason.strip():
                 clause.reason = reason.strip().removeprefix("not enacted:").strip()
                 out.lines.append(f"# {clause.where} 「{clause.cite.quote}」 not enacted: {clause.reason}")
+                continue
+            group = group + [clause] if first else [clause]
             first = True
         elif row.startswith("#"):
             out.lines.append("# " + row.lstrip("#").strip())
         else:
             event, _, note = row.partition("#")
-            if clause is None:
+            if not group:
                 raise StagingError(f"{where}: an event before any § clause: {row}")
-            words = clause.cite.quote if first else ""
             note = note.strip()
-            comment = " ".join(x for x in (clause.where, words, f"({note})" if note else "") if x)
+            comment = " ".join(x for x in (_where(group), " … ".join(c.cite.quote for c in group) if first else "",
+                                           f"({note})" if note else "") if x)
             out.lines.append(f"{event.strip():<44}# {comment}")
-            clause.events += 1
+            for c in group:
+                c.events += 1
             first = False
     return out
+
+
+def _where(group: list[Clause]) -> str:
+    """The text lines of a group of clauses: `L14` or `L14–15`."""
+    lo, hi = min(c.cite.line for c in group), max(c.cite.end_line for c in group)
+    return f"L{lo}" + (f"–{hi}" if hi != lo else "")
 
 
 def header(o: Options, cast: Cast, title: str) -> list[str]:
