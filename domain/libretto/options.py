@@ -6,7 +6,7 @@ the libretto (domain/libretto/text/) reads them by name.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 OUTCOMES = ("右", "左", "钧")          # the right side (上射) wins, the left wins, a tie
 RESULTS = ("中正", "中侯", "不中", "射获", "猎获")   # where an arrow strikes (the 获者 calls 中正 and 中侯)
@@ -73,6 +73,12 @@ class Options:
     until: str = "Φ52"                # the last phase to stage
     arrows: dict[str, tuple[str, ...]] = field(default_factory=dict, hash=False, compare=False)
     # explicit results: key "2:上耦:上射" → 4 results (中正, 中侯, 不中, 射获, 猎获)
+
+    def __repr__(self) -> str:
+        """As the dataclass's, without the ruler's options when they are not used (so that the
+        stagings without a 君 keep their header)."""
+        shown = [f for f in fields(self) if f.repr and not (f.name in ("jun", "yu") and getattr(self, f.name) == f.default)]
+        return f"Options({', '.join(f'{f.name}={getattr(self, f.name)!r}' for f in shown)})"
 
     def __post_init__(self) -> None:
         from xiangshe.domain.errors import did_you_mean
