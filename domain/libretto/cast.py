@@ -48,7 +48,8 @@ class Cast:
 
     def _members(self) -> list[tuple[str, str, str]]:
         o = self.o
-        out = [("主人", "主人", "州长, the host"),
+        out = [("主人", "主人", "州长, the host" if not o.jun else
+                "the host: at the ruler's 燕射 his 宰夫 (燕礼 郑注 「主人，宰夫也」)"),
                ("宾", "宾", "a 公士, since a 大夫 takes part" if o.dafu else "the guest")]
         out += [(n, "大夫", "a 遵者") for n in self.dafu]
         out += [(n, "诸公", "a 公 (记: 若有诸公)") for n in self.zhugong]
