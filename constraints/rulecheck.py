@@ -139,9 +139,21 @@ def check_vacuity(rules: Sequence[Rule], stagings: Sequence[Trace],
         triggers = r.template.triggers()
         fired = not triggers or any(ctx.matches(p, e) for p in triggers for ctx in ctxs
                                     for e in ctx.trace)
-        # a pattern with any act (`宾 * phase=Φ52`) names no act that could be missing
-        ok = fired and (len(missing) < len(named) or any(not p.acts for p in pats))
         absent = sorted({role for p in pats for role in (p.roles or ()) if role not in roles})
+        if r.template.kind == "occasion_absence":
+            # in force in every staging whose occasion meets its `given` (the venue, the rank …)
+            ok = any(r.template.applies(t.cast) for t in stagings)
+            if not ok:
+                from xiangshe.domain.occasion import describe
+                absent = [f"staging held where {describe(r.template.given)}"]
+        elif r.template.kind == "absence":
+            # a prohibition is in force wherever its actors take part: that the forbidden act is
+            # never staged is the point (`* 宿戒`), not a sign that the rule is vacuous
+            ok = len(absent) < len({role for p in pats for role in (p.roles or ())}) or \
+                any(not p.roles for p in pats)
+        else:
+            # a pattern with any act (`宾 * phase=Φ52`) names no act that could be missing
+            ok = fired and (len(missing) < len(named) or any(not p.acts for p in pats))
         msg = ("triggered in the bundled stagings" if ok else
                "never triggered in the bundled stagings" + (f" (acts never staged: {', '.join(missing)})"
                                                            if missing else ""))
