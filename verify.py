@@ -394,6 +394,9 @@ def rules(fmt: str, reading: tuple[str, ...], readings_file: Path | None) -> Non
 @click.option("--outcome", "outcome", nargs=2, type=click.Choice(["右", "左", "钧"]),
               default=("右", "右"), show_default=True, help="who wins rounds 2 and 3: 右, 左 or 钧")
 @click.option("--dafu-partner-loses", is_flag=True, help="in round 2 the 大夫 wins and his partner loses")
+@click.option("--jun", type=click.Choice(["", "与射"]), default="", show_default=True,
+              help="与射: the ruler's 燕射 (记 君，国中射), the 君 shooting as the 宾's partner")
+@click.option("--yu", is_flag=True, help="古者于旅也语: the 宾 and the 主人 converse at the 旅酬")
 @click.option("--arrow", "arrows", multiple=True, type=ArrowSpec(), metavar="R:PAIR:SIDE=RESULTS",
               help="explicit results, e.g. 2:上耦:上射=中正,不中,中正,中侯")
 @click.option("--seed", type=int, default=0, show_default=True, help="varies the arrows' results")

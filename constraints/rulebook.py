@@ -116,6 +116,10 @@ def _template(data: dict, vocab: Vocabulary, where: str, at: int) -> Template:
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise RulebookError(where, at, f"n is a whole number ≥ 0, not {value!r}")
             args[name] = value
+        elif name == "only_with_a":
+            if not isinstance(value, bool):
+                raise RulebookError(where, at, f"only_with_a is true or false, not {value!r}")
+            args[name] = value
         elif name == "fault":
             if value not in ("forbid", "then"):
                 raise RulebookError(where, at, "fault is \"forbid\" (the default) or \"then\"")

@@ -5,7 +5,9 @@
 - machines: every state is reachable from the initial state, and none but a declared final state
   is a trap (a state with no way out);
 - vacuity: every rule's acts occur in the bundled stagings, and every rule that obliges something
-  (precedence, count, alternation …) is triggered there at least once;
+  (precedence, count, alternation …) is triggered there at least once — or the allow-list
+  constraints/vacuity.toml says why no staging the text describes can trigger it (a note, not a
+  warning; an entry for a rule that is triggered, or for no rule, is an error);
 - consistency: the bundled stagings keep every machine and every rule in force (a witness that
   they can all hold together), and z3 finds a trace on which all the rules and machines hold
   together; if it cannot, the unsat core names the rules in conflict, with their quotes;
@@ -17,10 +19,12 @@
 from __future__ import annotations
 
 import signal
+import tomllib
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from xiangshe.constraints.check import check_trace
 from xiangshe.constraints.pattern import Context
@@ -30,6 +34,34 @@ from xiangshe.fsm.replay import replay
 from xiangshe.fsm.table import Table
 
 Progress = Callable[[str], None]
+
+#: rules no staging the text describes can trigger, and why: `[[allow]] rule = "…" reason = "…"`
+VACUITY_ALLOWLIST = Path(__file__).with_name("vacuity.toml")
+
+
+def load_vacuity_allowlist(rules: Sequence[Rule], path: Path = VACUITY_ALLOWLIST) -> dict[str, str]:
+    """The allow-list of vacuous rules: rule id → reason. Refuses an unknown id, a duplicate, an
+    entry without a reason (a ValueError naming the file and the entry)."""
+    if not path.exists():
+        return {}
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    unknown_keys = set(data) - {"allow"}
+    if unknown_keys:
+        raise ValueError(f"{path.name}: unknown table(s) {', '.join(sorted(unknown_keys))}; write [[allow]] entries")
+    ids = {r.id for r in rules}
+    out: dict[str, str] = {}
+    for n, entry in enumerate(data.get("allow", []), 1):
+        rid, reason = entry.get("rule"), str(entry.get("reason", "")).strip()
+        extra = set(entry) - {"rule", "reason"}
+        if not rid or not reason or extra:
+            raise ValueError(f"{path.name}: entry {n}: write rule = \"<id>\" and reason = \"…\" (only)")
+        if rid not in ids:
+            from xiangshe.domain.errors import did_you_mean
+            raise ValueError(f"{path.name}: entry {n}: no rule {rid!r}; {did_you_mean(rid, sorted(ids))}")
+        if rid in out:
+            raise ValueError(f"{path.name}: entry {n}: {rid} is listed twice")
+        out[rid] = reason
+    return out
 
 
 @dataclass
@@ -85,7 +117,12 @@ def check_machines(tables: Sequence[Table]) -> list[Item]:
     return out
 
 
-def check_vacuity(rules: Sequence[Rule], stagings: Sequence[Trace]) -> list[Item]:
+def check_vacuity(rules: Sequence[Rule], stagings: Sequence[Trace],
+                  allowed: Mapping[str, str] | None = None) -> list[Item]:
+    """Each encoded rule: are its acts staged and is it triggered? `allowed` (rule id → reason, the
+    allow-list): a rule the stagings leave vacuous is a note 「not staged: reason」; an allowed rule
+    that IS triggered is an error (the entry is stale)."""
+    allowed = allowed or {}
     ctxs = [Context(t, replay(t)) for t in stagings]
     acts = {e.act for t in stagings for e in t}
     roles = {p.role for t in stagings for p in t.cast.persons.values()}
@@ -124,6 +161,12 @@ def check_vacuity(rules: Sequence[Rule], stagings: Sequence[Trace]) -> list[Item
         if not ok and absent:
             msg += f"; its condition never arises there: no {', '.join(absent)} takes part"
             severity = "warning"
+        if r.id in allowed:
+            if ok:
+                msg, ok, severity = (f"allow-listed in {VACUITY_ALLOWLIST.name} but triggered in the bundled "
+                                     "stagings: remove the entry", False, "error")
+            else:
+                msg, ok, severity = f"not staged: {allowed[r.id]}", True, "note"
         out.append(Item("vacuity", r.id, ok, msg, r.location, r.citations[0].quote,
                         r.citations[0].line, severity))
     return out
@@ -296,7 +339,7 @@ def check_rulebook(rules: Sequence[Rule], tables: Sequence[Table], stagings: Seq
     report = Report()
     for name, step in (("quotes", lambda: check_quotes(rules, tables)),
                        ("machines", lambda: check_machines(tables)),
-                       ("vacuity", lambda: check_vacuity(rules, stagings)),
+                       ("vacuity", lambda: check_vacuity(rules, stagings, load_vacuity_allowlist(rules))),
                        ("consistency", lambda: check_consistency(rules, stagings, readings))):
         if progress:
             progress(name)

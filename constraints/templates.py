@@ -353,11 +353,13 @@ class Alternate(Template):
     Reported at the event that breaks the alternation (an `a` where a `b` was due, or a `b` where an
     `a` was due). The alternation then resumes as if the missing partner had come just before it:
     one missing or extra event is one violation, and the events after it, in their right order, are
-    not reported again. (Whether the trace holds is unchanged: the first violation is where it was.)"""
+    not reported again. (Whether the trace holds is unchanged: the first violation is where it was.)
+    `only_with_a`: a group with no `a` event at all is not checked (its `b` events may come alone)."""
 
     a: Pattern
     b: Pattern
     same: Same = ()
+    only_with_a: bool = False
     kind: ClassVar[str] = "alternate"
     fields: ClassVar[tuple[str, ...]] = ("a", "b")
     trigger_fields: ClassVar[tuple[str, ...]] = ("a", "b")
@@ -367,8 +369,11 @@ class Alternate(Template):
         nb: Counter = Counter()
         out = []
         tk, ok = ctx.keyer(_keys(self.same, 0)), ctx.keyer(_keys(self.same, 1))
+        with_a = {ok(e) for e, (is_a, _) in ctx.walk(self.a, self.b) if is_a} if self.only_with_a else None
         for e, (is_a, is_b) in ctx.walk(self.a, self.b):
             k = tk(e)
+            if with_a is not None and ok(e) not in with_a:
+                continue
             fine = (is_a and na[k] == nb[k]) or (is_b and na[k] == nb[k] + 1)
             k2 = ok(e)
             if not fine:
@@ -389,9 +394,11 @@ class Alternate(Template):
             na = sym.count(sym.And(sym.match(self.a, j), sym.agree(self.same, i, j)) for j in range(i))
             nb = sym.count(sym.And(sym.match(self.b, j), sym.agree(self.same, i, j)) for j in range(i))
             # an event matching both is taken as an `a` when an `a` is due, else as a `b`
-            clauses.append(sym.Implies(sym.Or(sym.match(self.a, i), sym.match(self.b, i)),
-                                       sym.Or(sym.And(sym.match(self.a, i), na == nb),
-                                              sym.And(sym.match(self.b, i), na == nb + 1))))
+            fine = sym.Or(sym.And(sym.match(self.a, i), na == nb), sym.And(sym.match(self.b, i), na == nb + 1))
+            if self.only_with_a:        # a group with no `a` anywhere in the trace is not checked
+                fine = sym.Or(fine, sym.count(sym.And(sym.match(self.a, j), sym.agree(self.same, i, j))
+                                              for j in sym.steps) == 0)
+            clauses.append(sym.Implies(sym.Or(sym.match(self.a, i), sym.match(self.b, i)), fine))
         return clauses
 
 

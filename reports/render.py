@@ -432,7 +432,8 @@ def rulecheck_text(report, search_all: bool) -> str:
     per kind of check."""
     out = []
     for i in report.items:
-        if not i.ok or i.severity == "warning" or (i.severity == "note" and search_all):
+        allowed = i.check == "vacuity" and i.message.startswith("not staged:")
+        if not i.ok or i.severity == "warning" or (i.severity == "note" and (search_all or allowed)):
             where = f"{i.location}: " if i.location else ""
             subject = t(i.subject) if i.subject == "all" else i.subject
             out.append(f"{where}{t(i.severity if not i.ok else 'note')}: {t(i.check)}: {subject}: "

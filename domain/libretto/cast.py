@@ -48,7 +48,8 @@ class Cast:
 
     def _members(self) -> list[tuple[str, str, str]]:
         o = self.o
-        out = [("主人", "主人", "州长, the host"),
+        out = [("主人", "主人", "州长, the host" if not o.jun else
+                "the host: at the ruler's 燕射 his 宰夫 (燕礼 郑注 「主人，宰夫也」)"),
                ("宾", "宾", "a 公士, since a 大夫 takes part" if o.dafu else "the guest")]
         out += [(n, "大夫", "a 遵者") for n in self.dafu]
         out += [(n, "诸公", "a 公 (记: 若有诸公)") for n in self.zhugong]
@@ -59,12 +60,17 @@ class Cast:
         out += [(f"弟子{i}", "弟子", "the 三耦 are 弟子" if i == 1 else
                  "a student who does the manual work" if i == 7 else "") for i in range(1, 8)]
         out += [(n, r, "") for n, r in HELPERS]
+        if o.jun:
+            out += [("君", "君", "the ruler, at his 燕射 (记 「君，国中射」): he shoots with the 宾"),
+                    ("小臣", "小臣", "hands the 君 his arrows (记 「小臣以巾执矢以授」)")]
         return out
 
     def _pairs(self) -> list[Pair]:
         o = self.o
         pairs = [Pair("上耦", "弟子1", "弟子2"), Pair("次耦", "弟子3", "弟子4"), Pair("下耦", "弟子5", "弟子6")]
-        if o.bin_zhuren_shoot:
+        if o.jun == "与射":       # 郑注 (燕礼): 「君與賓為耦」; 记: 「君射，则为下射」
+            pairs.append(Pair("君耦", "宾", "君"))
+        elif o.bin_zhuren_shoot:
             pairs.append(Pair("宾耦", "宾", "主人"))
         partner = 4
         if o.dafu_shoot:
@@ -97,8 +103,9 @@ class Cast:
         return [n for p in self.pairs for n in p.both]
 
     def is_zun(self, who: str) -> bool:
-        """The 宾, the 主人 and the 大夫 (宾、主人、大夫不胜，则不执弓): they shoot from their mats."""
-        return who in ("宾", "主人") or who in self.dafu
+        """The 宾, the 主人 and the 大夫 (宾、主人、大夫不胜，则不执弓): they shoot from their mats; so
+        does the 君."""
+        return who in ("宾", "主人", "君") or who in self.dafu
 
     @property
     def san_ou(self) -> list[Pair]:
@@ -106,7 +113,22 @@ class Cast:
 
     @property
     def bin_pair(self) -> Pair | None:
-        return next((p for p in self.pairs if p.upper == "宾"), None)
+        """The 宾 and the 主人 (主人与宾为耦), if they shoot together."""
+        return next((p for p in self.pairs if p.both == ("宾", "主人")), None)
+
+    @property
+    def jun_pair(self) -> Pair | None:
+        """The 宾 and the 君 (君與賓為耦, the 君 as 下射), if the 君 shoots."""
+        return next((p for p in self.pairs if p.lower == "君"), None)
+
+    # -- the occasion (domain/occasion.py): the 州长's in his 序, or the 君's 燕射 ---------------
+    @property
+    def occasion(self) -> dict[str, str]:
+        """The occasion's fields, written out: presiding, venue, hou, zhong, jing (and site)."""
+        if self.o.jun:      # 记 「君，国中射，则皮树中，以翿旌获」; 郑注 on 凡侯 「燕射則張之」 (麋侯)
+            return {"presiding": "君", "site": "国中", "venue": "庠", "hou": "麋侯", "zhong": "皮树中",
+                    "jing": "翿旌"}
+        return {"presiding": "州长", "venue": "序", "hou": "采侯", "zhong": "鹿中", "jing": "翿旌"}
 
     @property
     def dafu_pairs(self) -> list[Pair]:

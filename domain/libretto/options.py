@@ -6,11 +6,14 @@ the libretto (domain/libretto/text/) reads them by name.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 OUTCOMES = ("右", "左", "钧")          # the right side (上射) wins, the left wins, a tie
 RESULTS = ("中正", "中侯", "不中", "射获", "猎获")   # where an arrow strikes (the 获者 calls 中正 and 中侯)
 SIDES = ("上射", "下射")
+#: the ruler (记 L268–273): "" none; "与射" his 燕射 by the 乡射之礼, and he shoots as the 宾's partner
+#: (燕礼 「若射，则大射正为司射，如乡射之礼」; 郑注 「君與賓為耦」; 燕礼记 「君與射，則爲下射」)
+JUN = ("", "与射")
 ARROW_SPEC = "ROUND:PAIR:上射|下射=R1,R2,R3,R4"
 
 
@@ -65,9 +68,17 @@ class Options:
     outcome: tuple[str, str] = ("右", "右")   # who wins round 2 and round 3: 右, 左 or 钧
     dafu_partner_loses: bool = False  # in round 2 the 大夫's partner loses and the 大夫 wins
     seed: int = 0                     # varies the arrows' results within the chosen outcomes
+    jun: str = ""                     # the ruler: "" none, "与射" (his 燕射 in the city; he shoots with the 宾)
+    yu: bool = False                  # 古者于旅也语: the 宾 and the 主人 converse at the 旅酬
     until: str = "Φ52"                # the last phase to stage
     arrows: dict[str, tuple[str, ...]] = field(default_factory=dict, hash=False, compare=False)
     # explicit results: key "2:上耦:上射" → 4 results (中正, 中侯, 不中, 射获, 猎获)
+
+    def __repr__(self) -> str:
+        """As the dataclass's, without the ruler's options when they are not used (so that the
+        stagings without a 君 keep their header)."""
+        shown = [f for f in fields(self) if f.repr and not (f.name in ("jun", "yu") and getattr(self, f.name) == f.default)]
+        return f"Options({', '.join(f'{f.name}={getattr(self, f.name)!r}' for f in shown)})"
 
     def __post_init__(self) -> None:
         from xiangshe.domain.errors import did_you_mean
@@ -90,6 +101,11 @@ class Options:
         needed = (self.dafu if self.dafu_shoot else 0) + 2 * self.zhongbin_pairs
         if needed > self.zhongbin:
             raise StagingError(f"{needed} 众宾 are needed as partners and 众耦; zhongbin is {self.zhongbin}")
+        if self.jun not in JUN:
+            raise StagingError(f"jun is one of {', '.join(repr(j) for j in JUN)}, not {self.jun!r}")
+        if self.jun == "与射" and not self.bin_zhuren_shoot:
+            raise StagingError("jun=与射: the 君 shoots with the 宾 (君與賓為耦), so the 宾 shoots "
+                               "(bin_zhuren_shoot)")
         if self.dafu_partner_loses and not (self.dafu and self.dafu_shoot):
             raise StagingError("dafu_partner_loses needs a 大夫 who shoots")
         if self.dafu_partner_loses and self.outcome[0] != "左":
