@@ -270,9 +270,12 @@ def check_redundancy(rules: Sequence[Rule], readings: dict[str, str],
 
 
 def _search(rule: Rule, rules: Sequence[Rule], depth: int) -> tuple[str, int | None, str]:
-    from xiangshe.constraints.search import Exhausted, Unknown, refute
+    from xiangshe.constraints.search import Disagreement, Exhausted, Unknown, refute
 
-    outcome = refute(rule, rules, depth)
+    try:
+        outcome = refute(rule, rules, depth)
+    except Disagreement as e:         # a bug of the z3 meaning or of the checker: report it, do not crash
+        return "disagree", None, str(e).splitlines()[0]
     if isinstance(outcome, Exhausted):
         return "none", None, ""
     if isinstance(outcome, Unknown):
@@ -328,6 +331,9 @@ def _search_item(r: Rule, depth: int, kind: str, steps: int | None, reason: str)
                     r.location, r.citations[0].quote, r.citations[0].line, "warning")
     if kind == "unknown":
         return Item("redundancy", r.id, True, f"inconclusive: {reason}", r.location, severity="warning")
+    if kind == "disagree":
+        return Item("redundancy", r.id, False, f"z3 and the checker disagree on a candidate (a bug to "
+                    f"report): {reason}", r.location, severity="error")
     return Item("redundancy", r.id, True, f"independent: a counterexample of {steps} steps (z3)",
                 r.location, severity="note")
 
