@@ -170,6 +170,8 @@ def due_beyond(trace: Trace, rule: Rule, event: int | None) -> bool:
     phases = [v for c in rule.template.then.conds if c.key == "phase" and not c.negate for v in c.values]
     if not phases:
         return True
+    if frag.phases and not set(phases) & set(frag.phases):
+        return True           # it falls in phases the fragment says it does not show
     return max(order.index(p) for p in phases) > last
 
 
