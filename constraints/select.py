@@ -34,7 +34,7 @@ from xiangshe.fsm.table import tables
 
 UNUSED = "suppression.unused"
 KINDS = ("rule", "machine", "audit", "scope", "suppression")
-_SECTION = re.compile(r"^[a-z]_")
+_SECTION = re.compile(r"^[a-z]\d?_")     # a_xian_chou.md, and a2_L003-029.md: section A
 _CATALOGUE_PREFIX = re.compile(r"^[RN]\d{0,2}$")
 _CATALOGUE = re.compile(r"^[RN]\d{2,3}[A-Z]?$")
 _ENTRY = re.compile(r"^R\d{3}$")

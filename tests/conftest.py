@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parents[1]
 
-settings.register_profile("ci", derandomize=True, database=None, deadline=None, max_examples=5,
+settings.register_profile("ci", derandomize=True, database=None, deadline=None, max_examples=3,
                           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 settings.register_profile("dev", deadline=None, max_examples=10,
                           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])

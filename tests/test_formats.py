@@ -142,12 +142,12 @@ def test_sarif_result_locates_the_finding_in_the_trace_and_the_text() -> None:
     assert run["tool"]["driver"]["rules"][res["ruleIndex"]]["id"] == res["ruleId"]
     assert res["message"]["text"].startswith("no earlier 「* 射 矢 result=中正 round=2|3」")
     loc = res["locations"][0]["physicalLocation"]
-    assert loc == {"artifactLocation": {"uri": VIOLATION}, "region": {"startLine": 37}}
+    assert loc == {"artifactLocation": {"uri": VIOLATION}, "region": {"startLine": 40}}
     [text] = res["relatedLocations"]
     assert text["physicalLocation"] == {"artifactLocation": {"uri": "domain/xiangsheli.txt"},
                                         "region": {"startLine": 134}}
     assert text["message"]["text"] == "「不贯不释」"
-    assert res["partialFingerprints"] == {"xiangshe/v1": f"bu-guan-bu-shi:{VIOLATION}:37"}
+    assert res["partialFingerprints"] == {"xiangshe/v1": f"bu-guan-bu-shi:{VIOLATION}:40"}
     assert run["properties"]["readings"]["guan"] == "zheng"
 
 
@@ -190,8 +190,8 @@ def test_junit_counts_the_findings_of_each_trace() -> None:
     [failing] = [c for c in bad.findall("testcase") if c.find("failure") is not None]
     assert failing.get("name") == "bu-guan-bu-shi" and failing.get("classname") == VIOLATION
     failure = failing.find("failure")
-    assert failure.get("message").startswith(f"{VIOLATION}:37: no earlier")
-    assert failure.text.startswith(f"{VIOLATION}:37: error: ")
+    assert failure.get("message").startswith(f"{VIOLATION}:40: no earlier")
+    assert failure.text.startswith(f"{VIOLATION}:40: error: ")
     assert "text  xiangsheli.txt:134  「不贯不释」" in failure.text
 
 

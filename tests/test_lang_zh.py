@@ -66,6 +66,11 @@ def trace_lines() -> frozenset[str]:
     return frozenset(line.strip() for p in TRACES for line in p.read_text(encoding="utf-8").splitlines())
 
 
+#: a rulebook section's id (A, A2 …: the file a rule is written in) and a text line (L116), as the
+#: headings of the rulebook name them
+SECTION_OR_LINE = re.compile(r"[A-H]\d?|L\d+")
+
+
 def english(out: str, where: Path) -> list[str]:
     """The runs of ASCII letters of `out` that are not allowed, with their line."""
     bad = []
@@ -78,7 +83,7 @@ def english(out: str, where: Path) -> list[str]:
             if (ROOT / p).exists() or (where / p).exists() or Path(p).exists():
                 rest = rest.replace(p, " ")
         for w in WORD.findall(rest):
-            if w not in allowed() and w.rstrip(".") not in allowed():
+            if w not in allowed() and w.rstrip(".") not in allowed() and not SECTION_OR_LINE.fullmatch(w):
                 bad.append(f"{w}  ← {line.strip()[:160]}")
     return bad
 

@@ -20,8 +20,8 @@ from xiangshe.fsm.table import tables
 from xiangshe.verify import cli
 
 ROOT = Path(__file__).resolve().parents[1]
-VIOLATION = ROOT / "traces" / "violations" / "bu-guan-bu-shi.trace"     # R120 at line 37
-LINE = 37
+VIOLATION = ROOT / "traces" / "violations" / "bu-guan-bu-shi.trace"     # R120 at line 40
+LINE = 40
 SARIF_SCHEMA = ROOT / "tests" / "schemas" / "sarif-schema-2.1.0.json"
 
 

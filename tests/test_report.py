@@ -170,7 +170,7 @@ def test_violation_section_quotes_the_text_in_context(pages) -> None:
     assert "R120" in section and "不贯不释" in section
     assert "<mark>不贯不释</mark>" in section             # the quote, marked in its context
     assert "xiangsheli.txt:134" in section
-    assert re.search(r'class="hit"><i>37</i> 释获者 释获 算 for=弟子1', section)   # the trace line
+    assert re.search(r'class="hit"><i>40</i> 释获者 释获 算 for=弟子1', section)   # the trace line
 
 
 def test_state_diagram_has_one_node_per_state(pages) -> None:
@@ -232,7 +232,7 @@ def test_scoring_audit_per_round(pages) -> None:
     html = pages["canonical"][0].read_text(encoding="utf-8")
     assert all(f'id="round-{n}"' in html for n in (1, 2, 3))
     violating = pages["violating"][0].read_text(encoding="utf-8")
-    assert '<tr class="amiss"><td><code>36</code></td><td>弟子1</td>' in violating
+    assert '<tr class="amiss"><td><code>39</code></td><td>弟子1</td>' in violating
 
 
 def test_self_contained_and_small(pages) -> None:

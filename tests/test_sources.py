@@ -157,9 +157,9 @@ def test_dash_reads_a_pipe_and_names_it() -> None:
     doc = json.loads(out.stdout)
     assert out.returncode == 1
     [trace] = doc["traces"]
-    assert trace["path"] == "<stdin>" and [v["line"] for v in trace["violations"]] == [37]
+    assert trace["path"] == "<stdin>" and [v["line"] for v in trace["violations"]] == [40]
     named = run("check", "-", "--stdin-filename", "plans/b.trace", input=VIOLATION.read_bytes())
-    assert named.returncode == 1 and b"plans/b.trace:37: error: " in named.stdout
+    assert named.returncode == 1 and b"plans/b.trace:40: error: " in named.stdout
 
 
 @pytest.mark.parametrize("fmt", STDIN_FORMATS)
@@ -389,7 +389,7 @@ def test_a_directory_with_a_bad_file_checks_the_others(tmp_path: Path, monkeypat
     result = invoke("check", "plans")
     assert result.exit_code == 2
     assert result.stderr.startswith("plans/b.trace:2: error: unknown act 献爵")
-    assert "plans/c.trace:37: error: " in result.stdout
+    assert "plans/c.trace:40: error: " in result.stdout
     assert "bad input: 1 of 3 traces could not be read; the other 2: 1 violation in 1" in result.stdout
 
 
@@ -426,11 +426,11 @@ def test_mix_in_text(mix: list[str]) -> None:
     assert err[0] == "bad.json:2: error: unknown act 献爵"
     assert "missing.trace: error: no such file" in err
     assert any(line.startswith("plan.toml: error: unknown file type .toml") for line in err)
-    assert "violating.trace:37: error: " in result.stdout            # the others are still checked
+    assert "violating.trace:40: error: " in result.stdout            # the others are still checked
     events = 1 + len(parse_file(VIOLATION).events)
     assert (f"bad input: 3 of 5 traces could not be read; the other 2: 1 violation in 1 ({events} events)"
             in result.stdout)
-    assert result.output.index("bad.json:2: error") < result.output.index("violating.trace:37")
+    assert result.output.index("bad.json:2: error") < result.output.index("violating.trace:40")
 
 
 def test_mix_in_json(mix: list[str]) -> None:
@@ -443,7 +443,7 @@ def test_mix_in_json(mix: list[str]) -> None:
     assert [t["path"] for t in traces] == mix
     good, violating, bad, missing, toml = traces
     assert good["ok"] and good["events"] == 1 and "error" not in good
-    assert not violating["ok"] and [v["line"] for v in violating["violations"]] == [37]
+    assert not violating["ok"] and [v["line"] for v in violating["violations"]] == [40]
     assert bad["ok"] is False and bad["events"] == 0 and bad["violations"] == []
     assert bad["error"].startswith("bad.json:2: error: unknown act 献爵")
     [e] = bad["input_errors"]

@@ -62,7 +62,7 @@ def test_hook_entry_passes_a_good_staging_and_stops_a_bad_one() -> None:
     good = run_entry("traces/canonical.trace")
     assert good.returncode == 0 and "ok: 1 trace" in good.stdout
     bad = run_entry("traces/canonical.trace", "traces/violations/bu-guan-bu-shi.trace")
-    assert bad.returncode == 1 and "bu-guan-bu-shi.trace:37: error:" in bad.stdout
+    assert bad.returncode == 1 and "bu-guan-bu-shi.trace:40: error:" in bad.stdout
     assert "\x1b[" not in bad.stdout            # pre-commit captures output: no colour
 
 
@@ -157,7 +157,7 @@ def test_ci_example_steps_write_reports_and_fail_on_violations(tmp_path: Path) -
     junit = run_step("Check (JUnit XML)", tmp_path)
     assert junit.returncode == 0 and "<testsuite" in (tmp_path / "xiangshe-junit.xml").read_text()
     final = run_step("Fail on violations (readable output)", tmp_path)
-    assert final.returncode == 1 and "plans/b.trace:37: error:" in final.stdout
+    assert final.returncode == 1 and "plans/b.trace:40: error:" in final.stdout
     (plans / "c.trace").write_text("主人 献爵 爵\n", encoding="utf-8")    # bad input is not hidden
     run_step("List the plans", tmp_path)
     broken = run_step("Check (SARIF)", tmp_path)
@@ -184,7 +184,7 @@ def test_sarif_rules_carry_quotes_and_help_for_code_scanning() -> None:
     result = run["results"][0]
     loc = result["locations"][0]["physicalLocation"]
     assert loc["artifactLocation"]["uri"] == "traces/violations/bu-guan-bu-shi.trace"
-    assert loc["region"]["startLine"] == 37
+    assert loc["region"]["startLine"] == 40
     assert result["relatedLocations"][0]["physicalLocation"]["region"]["startLine"] == 134
 
 
@@ -219,7 +219,7 @@ def test_pre_commit_try_repo_runs_the_hook_from_this_checkout(tmp_path: Path) ->
     out = run.stdout + run.stderr
     assert run.returncode == 1, out
     assert "xiangshe check" in out and "Failed" in out
-    assert "plans/bad.trace:37: error:" in out and "[bu-guan-bu-shi R120 不贯不释]" in out
+    assert "plans/bad.trace:40: error:" in out and "[bu-guan-bu-shi R120 不贯不释]" in out
     assert not re.search(r"plans/good.trace:\d", out)                 # no finding in the good one
     assert "notes.txt" not in out and "Traceback" not in out
     (plans / "plans" / "bad.trace").unlink()            # the environment is reused: only the run again
