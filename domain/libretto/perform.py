@@ -27,7 +27,7 @@ from pathlib import Path
 import jinja2
 
 from xiangshe.domain.errors import QuoteError
-from xiangshe.domain.libretto.arrows import HITS, Arrows, announced, chun, num
+from xiangshe.domain.libretto.arrows import HITS, Arrows, announced, chun, num, tallies
 from xiangshe.domain.libretto.cast import Cast
 from xiangshe.domain.libretto.options import Options, StagingError
 from xiangshe.domain.text import TEXT, Citation
@@ -110,7 +110,7 @@ def render(o: Options, cast: Cast, source: str | None = None) -> str:
     try:
         template = env.from_string(source) if source is not None else env.get_template(MAIN)
         return template.render(o=o, cast=cast, arrows=Arrows(cast), num=num, chun=chun,
-                               announced=announced, HITS=HITS, shoot=shoot, music=music, cups=cups)
+                               announced=announced, HITS=HITS, tallies=tallies, shoot=shoot, music=music, cups=cups)
     except jinja2.TemplateSyntaxError as e:
         raise StagingError(f"{e.filename or 'libretto'}:{e.lineno}: error: {e.message}") from None
     except jinja2.TemplateError as e:

@@ -9,8 +9,3 @@ def released(ups, lows, beat=None) -> int:
     return sum(r == "中正" and (not beat or beat[k][i] == "是")
                for k, four in enumerate((ups, lows)) for i, r in enumerate(four))
 
-
-def tallies(results) -> tuple[int, int]:
-    """The tallies of a round (arrows.results(rnd)): (右, 左), one per 中正."""
-    from xiangshe.domain.libretto.arrows import tallies as count
-    return count(results)
