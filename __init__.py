@@ -31,10 +31,12 @@ def version() -> str:
     """The installed distribution's version; in a bare checkout, pyproject.toml's. Read when asked
     (importlib.metadata costs more to import than the rest of `check`'s start-up)."""
     from importlib import metadata
+
     try:
         return metadata.version("xiangshe")
     except metadata.PackageNotFoundError:
         import tomllib
+
         try:
             with open(Path(__file__).with_name("pyproject.toml"), "rb") as f:
                 return str(tomllib.load(f)["project"]["version"])
@@ -47,6 +49,7 @@ def __getattr__(name: str) -> str:
         return version()
     raise AttributeError(f"module 'xiangshe' has no attribute {name!r}")
 
+
 CANONICAL = Path(__file__).resolve().parent / "traces" / "canonical.trace"
 
 
@@ -57,6 +60,7 @@ class BadTrace(ValueError):
 def _readings(readings: dict[str, str] | None) -> dict[str, str]:
     from xiangshe.constraints.readings import select
     from xiangshe.domain.errors import InputError
+
     try:
         return select([f"{k}={v}" for k, v in (readings or {}).items()], None, "readings")
     except InputError as err:
@@ -79,14 +83,15 @@ def _check(parse, readings: dict[str, str] | None):
 def check(path: str | Path, readings: dict[str, str] | None = None):
     """Check the staging file at `path` (`.trace`, `.jsonl`, `.json`, `.yaml`, `.yml`)."""
     from xiangshe.domain.parse import parse_file
+
     p = Path(path)
     return _check(lambda: parse_file(p, str(p)), readings)
 
 
-def check_text(text: str, fmt: str = "trace", readings: dict[str, str] | None = None,
-               name: str = "<trace>"):
+def check_text(text: str, fmt: str = "trace", readings: dict[str, str] | None = None, name: str = "<trace>"):
     """Check a staging given as text: `fmt` is "trace" (the line format), "jsonl", "json" or "yaml"."""
     from xiangshe.domain.parse import READERS as readers
+
     if fmt not in readers:
         raise ValueError(f"fmt is one of {', '.join(readers)}, not {fmt!r}")
     return _check(lambda: readers[fmt](text, name), readings)

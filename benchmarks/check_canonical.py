@@ -23,12 +23,20 @@ def main(runs: int = 11) -> None:
         times.append(time.perf_counter() - start)
         if done.returncode != 0:
             raise SystemExit(f"check failed: {done.stdout.decode()[-500:]}")
-    probe = subprocess.run([sys.executable, "-X", "importtime", "-m", "xiangshe", "check"], cwd=ROOT,
-                           capture_output=True, text=True)
+    probe = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "xiangshe", "check"], cwd=ROOT, capture_output=True, text=True
+    )
     z3_imported = any(line.rstrip().endswith("| z3") for line in probe.stderr.splitlines())
-    print(json.dumps({"check_median_s": round(statistics.median(times), 3),
-                      "check_max_s": round(max(times), 3), "runs": runs,
-                      "z3_imported": z3_imported}))
+    print(
+        json.dumps(
+            {
+                "check_median_s": round(statistics.median(times), 3),
+                "check_max_s": round(max(times), 3),
+                "runs": runs,
+                "z3_imported": z3_imported,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -43,10 +43,19 @@ def main(argv: list[str]) -> None:
         times.append(took)
         outcomes[kind] += 1
         print(f"{rule.id:<44} {kind:<10} {getattr(out, 'steps', '') or '':>3} {took:7.2f}s", flush=True)
-    print(json.dumps({"rules": len(times), "depth": depth, **outcomes,
-                      "median_s": round(statistics.median(times), 2),
-                      "max_s": round(max(times), 2), "over_10s": sum(t > 10 for t in times),
-                      "total_s": round(sum(times), 1)}))
+    print(
+        json.dumps(
+            {
+                "rules": len(times),
+                "depth": depth,
+                **outcomes,
+                "median_s": round(statistics.median(times), 2),
+                "max_s": round(max(times), 2),
+                "over_10s": sum(t > 10 for t in times),
+                "total_s": round(sum(times), 1),
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -41,10 +41,10 @@ from xiangshe.constraints.pattern import Context, Pattern
 from xiangshe.constraints.rulebook import Rule
 from xiangshe.domain.trace import Event, Trace
 
-LABEL_KEYS = {"phase", "round", "actor.role"}      # condition keys a label decides
+LABEL_KEYS = {"phase", "round", "actor.role"}  # condition keys a label decides
 
 ABSENCE, PRECEDENCE, RESPONSE = "absence", "precedence", "response"
-Constraint = tuple[str, tuple[str, ...]]           # (template, (a,) or (a, b))
+Constraint = tuple[str, tuple[str, ...]]  # (template, (a,) or (a, b))
 
 
 def label(trace: Trace, e: Event) -> str:
@@ -55,8 +55,10 @@ def label(trace: Trace, e: Event) -> str:
 
 def labels(trace: Trace) -> list[str]:
     persons = trace.cast.persons
-    return [f"{persons[e.actor].role} {e.act}{' ' + e.obj.kind if e.obj is not None else ''} "
-            f"@{e.phase or '-'}" for e in trace.events]
+    return [
+        f"{persons[e.actor].role} {e.act}{' ' + e.obj.kind if e.obj is not None else ''} @{e.phase or '-'}"
+        for e in trace.events
+    ]
 
 
 @dataclass
@@ -71,7 +73,7 @@ class Universe:
         ctx = None
         for lab, e in zip(out, trace.events):
             if lab not in self.samples:
-                ctx = ctx or Context(trace, None)       # no condition read here needs the replay
+                ctx = ctx or Context(trace, None)  # no condition read here needs the replay
                 self.samples[lab] = (ctx, e)
         return out
 
@@ -87,9 +89,9 @@ def label_only(p: Pattern) -> str | None:
 
 @dataclass
 class Translation:
-    rules: list[Rule]                                   # the rules in the subset
-    constraints: dict[str, list[Constraint]]            # rule id → its Declare constraints
-    excluded: dict[str, str]                            # rule id → why not
+    rules: list[Rule]  # the rules in the subset
+    constraints: dict[str, list[Constraint]]  # rule id → its Declare constraints
+    excluded: dict[str, str]  # rule id → why not
 
     def model(self) -> dict[str, dict[str | tuple[str, ...], dict[str, int]]]:
         """The pm4py Declare model: template → {a or (a, b): {"support", "confidence"}} (a unary

@@ -59,14 +59,15 @@ def seeded(n: int, start: int, tmp: Path) -> int:
                 raise AssertionError(f"directory: {found} != {expected}")
             directories += 1
             shutil.rmtree(root)
-        except Exception as err:            # noqa: BLE001 — a failure is what we are counting
+        except Exception as err:  # noqa: BLE001 — a failure is what we are counting
             outcomes["FAILED"] += 1
-            failures.append((seed, suffix, f"{type(err).__name__}: {err}",
-                             traceback.format_exc(limit=-3)))
+            failures.append((seed, suffix, f"{type(err).__name__}: {err}", traceback.format_exc(limit=-3)))
     seconds = time.perf_counter() - t0
-    print(f"{n} inputs tried (seeds {start}..{start + n - 1}), each also on standard input, and "
-          f"{directories} directories of them, in {seconds:.1f} s: "
-          + ", ".join(f"{k} {v}" for k, v in sorted(outcomes.items())))
+    print(
+        f"{n} inputs tried (seeds {start}..{start + n - 1}), each also on standard input, and "
+        f"{directories} directories of them, in {seconds:.1f} s: "
+        + ", ".join(f"{k} {v}" for k, v in sorted(outcomes.items()))
+    )
     for seed, suffix, what, tb in failures[:20]:
         print(f"FAILED seed {seed} (.{suffix}): {what}\n{tb}")
     return 1 if failures else 0

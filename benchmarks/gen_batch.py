@@ -25,24 +25,33 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from xiangshe.domain.parse import parse_lines, to_jsonl  # noqa: E402
 from xiangshe.domain.libretto import Options, generate  # noqa: E402
+from xiangshe.domain.parse import parse_lines, to_jsonl  # noqa: E402
 
 CACHE = ROOT / "benchmarks" / ".cache"
 MUTATIONS = ("delete", "swap", "duplicate", "substitute")
-VERSION = 1          # bump when the construction changes, so that old caches are not reused
+VERSION = 1  # bump when the construction changes, so that old caches are not reused
 
 
 def option_grid() -> list[Options]:
     """Valid option sets, varied enough that the traces differ in length and content."""
     out = []
     for zhongbin, dafu, zhugong, bzs, outcome, seed in itertools.product(
-            (3, 6, 12, 20, 30), (0, 1, 2, 4), (0, 1, 3), (True, False),
-            (("右", "右"), ("左", "钧"), ("钧", "左")), (0, 1)):
-        pairs = min(5, (zhongbin - dafu) // 2)    # more pairs: more hits than tallies (箭筹八十)
+        (3, 6, 12, 20, 30), (0, 1, 2, 4), (0, 1, 3), (True, False), (("右", "右"), ("左", "钧"), ("钧", "左")), (0, 1)
+    ):
+        pairs = min(5, (zhongbin - dafu) // 2)  # more pairs: more hits than tallies (箭筹八十)
         try:
-            out.append(Options(zhongbin=zhongbin, dafu=dafu, zhugong=zhugong, bin_zhuren_shoot=bzs,
-                               zhongbin_pairs=max(0, pairs), outcome=outcome, seed=seed))
+            out.append(
+                Options(
+                    zhongbin=zhongbin,
+                    dafu=dafu,
+                    zhugong=zhugong,
+                    bin_zhuren_shoot=bzs,
+                    zhongbin_pairs=max(0, pairs),
+                    outcome=outcome,
+                    seed=seed,
+                )
+            )
         except ValueError:
             continue
     return out
@@ -90,14 +99,21 @@ def build(min_events: int, seed: int = 6, log=lambda msg: None) -> Path:
     entries, total, k = [], 0, 0
     valid: list[str] = []
     while total < min_events:
-        if k % 3 == 0 and len(valid) < len(grid):      # one valid staging, then two mutants
+        if k % 3 == 0 and len(valid) < len(grid):  # one valid staging, then two mutants
             opts = grid[len(valid)]
             text = staging_jsonl(opts)
             valid.append(text)
-            how = {"valid": True, "options": {"zhongbin": opts.zhongbin, "dafu": opts.dafu,
-                                              "zhugong": opts.zhugong, "outcome": opts.outcome,
-                                              "bin_zhuren_shoot": opts.bin_zhuren_shoot,
-                                              "seed": opts.seed}}
+            how = {
+                "valid": True,
+                "options": {
+                    "zhongbin": opts.zhongbin,
+                    "dafu": opts.dafu,
+                    "zhugong": opts.zhugong,
+                    "outcome": opts.outcome,
+                    "bin_zhuren_shoot": opts.bin_zhuren_shoot,
+                    "seed": opts.seed,
+                },
+            }
         else:
             text, done = mutate(rng.choice(valid), rng)
             how = {"valid": False, "mutations": done}
@@ -109,8 +125,9 @@ def build(min_events: int, seed: int = 6, log=lambda msg: None) -> Path:
         k += 1
         if k % 20 == 0:
             log(f"batch: {k} traces, {total} events")
-    manifest.write_text(json.dumps({"events": total, "traces": entries}, ensure_ascii=False, indent=1),
-                        encoding="utf-8")
+    manifest.write_text(
+        json.dumps({"events": total, "traces": entries}, ensure_ascii=False, indent=1), encoding="utf-8"
+    )
     return folder
 
 
@@ -120,5 +137,4 @@ def batch_files(folder: Path) -> list[Path]:
 
 
 if __name__ == "__main__":
-    print(build(int(sys.argv[1]) if len(sys.argv) > 1 else 100_000,
-                log=lambda m: print(m, file=sys.stderr)))
+    print(build(int(sys.argv[1]) if len(sys.argv) > 1 else 100_000, log=lambda m: print(m, file=sys.stderr)))

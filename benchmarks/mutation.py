@@ -48,8 +48,8 @@ OPS = ("delete", "duplicate", "swap", "actor")
 @dataclass(frozen=True)
 class Mutant:
     op: str
-    at: int                      # the mutated event (0-based)
-    detail: str = ""             # for `actor`: the new actor
+    at: int  # the mutated event (0-based)
+    detail: str = ""  # for `actor`: the new actor
 
     @property
     def name(self) -> str:
@@ -58,12 +58,12 @@ class Mutant:
     def events(self, ev: list[Event]) -> tuple[Event, ...]:
         i = self.at
         if self.op == "delete":
-            return _renumber(ev[:i] + ev[i + 1:])
+            return _renumber(ev[:i] + ev[i + 1 :])
         if self.op == "duplicate":
-            return _renumber(ev[:i + 1] + ev[i:])
+            return _renumber(ev[: i + 1] + ev[i:])
         if self.op == "swap":
-            return _renumber(ev[:i] + [ev[i + 1], ev[i]] + ev[i + 2:])
-        return tuple(ev[:i] + [with_actor(ev[i], self.detail)] + ev[i + 1:])
+            return _renumber(ev[:i] + [ev[i + 1], ev[i]] + ev[i + 2 :])
+        return tuple(ev[:i] + [with_actor(ev[i], self.detail)] + ev[i + 1 :])
 
 
 def _renumber(events: list[Event]) -> tuple[Event, ...]:
@@ -105,15 +105,14 @@ def mutants(trace: Trace, ops: tuple[str, ...] = OPS) -> Iterator[Mutant]:
 
 
 def as_trace(base: Trace, m: Mutant) -> Trace:
-    return Trace(base.path, list(m.events(list(base.events))), base.cast, base.phase_lines,
-                 base.source_lines)
+    return Trace(base.path, list(m.events(list(base.events))), base.cast, base.phase_lines, base.source_lines)
 
 
 def judge(base: Trace, m: Mutant, rules: list[Rule]) -> tuple[str, ...] | str:
     """The sorted ids of what objects to mutant `m` (rules, machine.*, audit.*), or a crash."""
     try:
         result = check_trace(as_trace(base, m), rules)
-    except Exception as err:            # a crash is what this benchmark is looking for
+    except Exception as err:  # a crash is what this benchmark is looking for
         return f"CRASH {type(err).__name__}: {err}"
     return tuple(sorted({f.rule for f in result.findings}))
 
@@ -143,6 +142,7 @@ def run(ops: tuple[str, ...], stride: int, jobs: int) -> list[tuple[str, str, in
         _init(ops, stride)
         return _work((0, 1))
     import multiprocessing as mp
+
     with mp.get_context("fork").Pool(jobs, _init, (ops, stride)) as pool:
         parts = pool.map(_work, [(k, jobs) for k in range(jobs)])
     return sorted((r for p in parts for r in p), key=lambda r: (OPS.index(r[0]), r[2], r[1]))
@@ -150,11 +150,12 @@ def run(ops: tuple[str, ...], stride: int, jobs: int) -> list[tuple[str, str, in
 
 # -- the report -------------------------------------------------------------------------------------
 
+
 def summarise(results, rules: list[Rule]) -> dict:
     per_op: dict[str, Counter] = defaultdict(Counter)
     kills: Counter = Counter()
-    kills_alone: Counter = Counter()          # mutants that this rule is the only one to reject
-    kills_no_machine: Counter = Counter()     # mutants that no machine rejects, and this rule does
+    kills_alone: Counter = Counter()  # mutants that this rule is the only one to reject
+    kills_no_machine: Counter = Counter()  # mutants that no machine rejects, and this rule does
     machines: Counter = Counter()
     first: dict[str, str] = {}
     crashes = []
@@ -175,17 +176,30 @@ def summarise(results, rules: list[Rule]) -> dict:
                 kills_alone[v] += len(verdict) == 1
                 kills_no_machine[v] += not machine
     encoded = sorted(r.id for r in rules if r.encoded)
-    return {"per_op": {op: dict(c) for op, c in per_op.items()},
-            "kills": {r: kills.get(r, 0) for r in encoded} | {a: n for a, n in kills.items() if a.startswith("audit.")},
-            "kills_alone": dict(kills_alone), "kills_no_machine": dict(kills_no_machine),
-            "machines": dict(machines), "first": first, "crashes": crashes,
-            "unkilled": [r for r in encoded if not kills.get(r)]}
+    return {
+        "per_op": {op: dict(c) for op, c in per_op.items()},
+        "kills": {r: kills.get(r, 0) for r in encoded} | {a: n for a, n in kills.items() if a.startswith("audit.")},
+        "kills_alone": dict(kills_alone),
+        "kills_no_machine": dict(kills_no_machine),
+        "machines": dict(machines),
+        "first": first,
+        "crashes": crashes,
+        "unkilled": [r for r in encoded if not kills.get(r)],
+    }
 
 
 def merge(summaries: list[dict]) -> dict:
     """Add up the summaries of several runs (e.g. one per operator)."""
-    out: dict = {"per_op": {}, "kills": {}, "kills_alone": {}, "kills_no_machine": {}, "machines": {},
-                 "first": {}, "crashes": [], "runs": []}
+    out: dict = {
+        "per_op": {},
+        "kills": {},
+        "kills_alone": {},
+        "kills_no_machine": {},
+        "machines": {},
+        "first": {},
+        "crashes": [],
+        "runs": [],
+    }
     for s in summaries:
         out["per_op"] |= s["per_op"]
         for key in ("kills", "kills_alone", "kills_no_machine", "machines"):
@@ -212,9 +226,11 @@ def why_unkilled(rule: Rule, base: Trace) -> tuple[str, list[tuple[str, str, int
     if kind in ("pair", "cast_absence"):
         return "about the cast (who is present, who is paired with whom): no event mutation changes it", counts
     if kind == "absence":
-        return ("a prohibition that the ceremony keeps: it is broken only by an event matching its "
-                "pattern, and no deletion, duplication, swap or change of actor among the persons "
-                "present makes one"), counts
+        return (
+            "a prohibition that the ceremony keeps: it is broken only by an event matching its "
+            "pattern, and no deletion, duplication, swap or change of actor among the persons "
+            "present makes one"
+        ), counts
     if kind in ("unique", "at_most") and not hits["pattern"]:
         return "its pattern matches no event of the canonical ceremony: a duplication has nothing to repeat", counts
     if kind in ("precedence", "count_before", "response") and (not hits["then"] or not hits["first"]):
@@ -222,23 +238,28 @@ def why_unkilled(rule: Rule, base: Trace) -> tuple[str, list[tuple[str, str, int
     if kind == "count_before":
         before = [sum(f < x for f in hits["first"]) for x in hits["then"]]
         gap = min(abs(x - y) for x in hits["then"] for y in hits["first"])
-        return (f"the `first` events before each `then` must number {t.op} {t.n}; in the ceremony they "
-                f"number {min(before)}–{max(before)} (correlation aside), and the nearest `first` is "
-                f"{gap} events from a `then`, so a swap (one place) or a duplication does not change a "
-                "count that matters"), counts
+        return (
+            f"the `first` events before each `then` must number {t.op} {t.n}; in the ceremony they "
+            f"number {min(before)}–{max(before)} (correlation aside), and the nearest `first` is "
+            f"{gap} events from a `then`, so a swap (one place) or a duplication does not change a "
+            "count that matters"
+        ), counts
     if kind == "precedence":
         least = min(sum(f < x for f in hits["first"]) for x in hits["then"])
         if least >= 2:
-            return (f"every `then` event has at least {least} matching `first` events before it "
-                    "(correlation aside): deleting one leaves another, and a swap moves it past "
-                    "nothing it needs"), counts
-        return (f"some `then` event has only {least} matching `first` event before it (correlation "
-                "aside), but deleting it is not a violation once the correlation (same …) is applied: "
-                "a `first` event of another key answers it"), counts
+            return (
+                f"every `then` event has at least {least} matching `first` events before it "
+                "(correlation aside): deleting one leaves another, and a swap moves it past "
+                "nothing it needs"
+            ), counts
+        return (
+            f"some `then` event has only {least} matching `first` event before it (correlation "
+            "aside), but deleting it is not a violation once the correlation (same …) is applied: "
+            "a `first` event of another key answers it"
+        ), counts
     if kind == "response":
         least = min(sum(x > f for x in hits["then"]) for f in hits["first"])
-        return (f"every `first` event has at least {least} matching `then` events after it "
-                "(correlation aside)"), counts
+        return (f"every `first` event has at least {least} matching `then` events after it (correlation aside)"), counts
     if kind == "absence_between" and not hits["after"]:
         return "never triggered by the canonical ceremony: its opening pattern matches no event", counts
     return "triggered, and no single mutation breaks it (see the notes)", counts
@@ -284,53 +305,91 @@ than what must. That is a property of the rulebook worth knowing, not a bug of t
 """
 
 
-def write_report(summary: dict, base: Trace, rules: list[Rule], path: Path, differential: str,
-                 fuzz: str = "") -> None:
+def write_report(summary: dict, base: Trace, rules: list[Rule], path: Path, differential: str, fuzz: str = "") -> None:
     by_id = {r.id: r for r in rules}
     total = sum(c.get("mutants", 0) for c in summary["per_op"].values())
-    out = ["# Mutation of the canonical ceremony", "",
-           "Generated by `python benchmarks/mutation.py --report docs/mutation-report.md` from the runs "
-           "listed below; the operators and the meaning of *killed* are in the docstring of "
-           "benchmarks/mutation.py. The checker evaluates every rule whatever the machines say "
-           "(constraints/check.py), so no kill is masked by a machine refusal; *alone* counts the "
-           "mutants that only this rule rejects, *no machine* those that no machine rejects.", "",
-           f"Canonical ceremony: {len(base)} events, {len(base.cast.persons)} persons; "
-           f"{sum(r.encoded for r in rules)} encoded rules in force (default readings).", "",
-           "## Runs", "", "| operators | stride | mutants checked | seconds | processes |", "|---|---|---|---|---|"]
+    out = [
+        "# Mutation of the canonical ceremony",
+        "",
+        "Generated by `python benchmarks/mutation.py --report docs/mutation-report.md` from the runs "
+        "listed below; the operators and the meaning of *killed* are in the docstring of "
+        "benchmarks/mutation.py. The checker evaluates every rule whatever the machines say "
+        "(constraints/check.py), so no kill is masked by a machine refusal; *alone* counts the "
+        "mutants that only this rule rejects, *no machine* those that no machine rejects.",
+        "",
+        f"Canonical ceremony: {len(base)} events, {len(base.cast.persons)} persons; "
+        f"{sum(r.encoded for r in rules)} encoded rules in force (default readings).",
+        "",
+        "## Runs",
+        "",
+        "| operators | stride | mutants checked | seconds | processes |",
+        "|---|---|---|---|---|",
+    ]
     for r in summary["runs"]:
         out.append(f"| {', '.join(r['ops'])} | {r['stride']} | {r['checked']} | {r['seconds']} | {r['jobs']} |")
-    out += ["", "## Mutants per operator", "",
-            "| operator | mutants | accepted | rejected | by a machine | by rules only | crashed |",
-            "|---|---|---|---|---|---|---|"]
+    out += [
+        "",
+        "## Mutants per operator",
+        "",
+        "| operator | mutants | accepted | rejected | by a machine | by rules only | crashed |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for op in OPS:
         c = summary["per_op"].get(op)
         if c:
-            out.append(f"| {op} | {c.get('mutants', 0)} | {c.get('accepted', 0)} | {c.get('rejected', 0)} | "
-                       f"{c.get('by a machine', 0)} | {c.get('by rules only', 0)} | {c.get('crashed', 0)} |")
+            out.append(
+                f"| {op} | {c.get('mutants', 0)} | {c.get('accepted', 0)} | {c.get('rejected', 0)} | "
+                f"{c.get('by a machine', 0)} | {c.get('by rules only', 0)} | {c.get('crashed', 0)} |"
+            )
     out += ["", f"{total} mutants checked, {len(summary['crashes'])} crashed.", ""]
     for name, what in summary["crashes"][:20]:
         out.append(f"- crash: `{name}`: {what}")
-    out += ["", "## Kills per rule", "", "Every encoded rule in force, most kills first; the first mutant "
-            "that each kills is an example (`op@event`, 0-based).", "",
-            "| rule | name | kind | kills | alone | no machine | first |", "|---|---|---|---|---|---|---|"]
+    out += [
+        "",
+        "## Kills per rule",
+        "",
+        "Every encoded rule in force, most kills first; the first mutant "
+        "that each kills is an example (`op@event`, 0-based).",
+        "",
+        "| rule | name | kind | kills | alone | no machine | first |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for rid, n in sorted(summary["kills"].items(), key=lambda kv: (-kv[1], kv[0])):
         r = by_id.get(rid)
-        out.append(f"| {rid} | {r.name if r else '数获 audit'} | {r.template.kind if r else 'audit'} | {n} | "
-                   f"{summary['kills_alone'].get(rid, 0)} | {summary['kills_no_machine'].get(rid, 0)} | "
-                   f"{summary['first'].get(rid, '')} |")
+        out.append(
+            f"| {rid} | {r.name if r else '数获 audit'} | {r.template.kind if r else 'audit'} | {n} | "
+            f"{summary['kills_alone'].get(rid, 0)} | {summary['kills_no_machine'].get(rid, 0)} | "
+            f"{summary['first'].get(rid, '')} |"
+        )
     out += ["", "## Kills per machine", "", "| machine | kills | first |", "|---|---|---|"]
     for m, n in sorted(summary["machines"].items(), key=lambda kv: (-kv[1], kv[0])):
         out.append(f"| {m} | {n} | {summary['first'].get(m, '')} |")
-    out += ["", f"## Rules that kill none ({len(summary['unkilled'])})", "",
-            "For each: the diagnosis computed from the rule's kind, and how many events of the "
-            "canonical ceremony match each of its patterns (in the template's order).", ""]
+    out += [
+        "",
+        f"## Rules that kill none ({len(summary['unkilled'])})",
+        "",
+        "For each: the diagnosis computed from the rule's kind, and how many events of the "
+        "canonical ceremony match each of its patterns (in the template's order).",
+        "",
+    ]
     for rid in summary["unkilled"]:
         r = by_id[rid]
         reason, counts = why_unkilled(r, base)
-        out.append(f"- **{rid}** {r.name} ({r.template.kind}): {reason}. "
-                   + "; ".join(f"{f} `{p}` matches {n}" for f, p, n in counts))
-    out += ["", "## Notes on the rules that kill none", "", NOTES, "",
-            "## Differential agreement on mutants", "", differential, ""]
+        out.append(
+            f"- **{rid}** {r.name} ({r.template.kind}): {reason}. "
+            + "; ".join(f"{f} `{p}` matches {n}" for f, p, n in counts)
+        )
+    out += [
+        "",
+        "## Notes on the rules that kill none",
+        "",
+        NOTES,
+        "",
+        "## Differential agreement on mutants",
+        "",
+        differential,
+        "",
+    ]
     if fuzz:
         out += ["## Fuzzing (bad input)", "", fuzz, ""]
     path.write_text("\n".join(out), encoding="utf-8")
@@ -340,6 +399,7 @@ def differential(stride: int, shard: str = "0/1") -> str:
     """Python vs z3 on every rule for the mutants of tests/test_mutation.py at every STRIDE-th event
     (`shard` K/N: only the K-th of every N of those events, to share the work among processes)."""
     import test_mutation as tm
+
     k, n = (int(x) for x in shard.split("/"))
     t0, count, bad = time.perf_counter(), 0, []
     for i in list(range(0, len(tm.LINES), stride))[k::n]:
@@ -347,9 +407,11 @@ def differential(stride: int, shard: str = "0/1") -> str:
             count += 1
             bad += [f"{name}: {d}" for d in tm.compare(name, lines)]
     seconds = time.perf_counter() - t0
-    line = (f"{count} mutants (windows of {tm.WIDTH} events, every operator at every {stride}th event, "
-            f"every other person present for the actor) × {len(tm.RULES)} encoded rules = "
-            f"{count * len(tm.RULES)} comparisons in {seconds:.0f} s: {len(bad)} disagreements")
+    line = (
+        f"{count} mutants (windows of {tm.WIDTH} events, every operator at every {stride}th event, "
+        f"every other person present for the actor) × {len(tm.RULES)} encoded rules = "
+        f"{count * len(tm.RULES)} comparisons in {seconds:.0f} s: {len(bad)} disagreements"
+    )
     print(line)
     for b in bad[:20]:
         print("DISAGREE", b)
@@ -364,10 +426,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, help="write the summary here (JSON)")
     ap.add_argument("--report", type=Path, help="write the markdown report from the --merge files")
     ap.add_argument("--merge", type=Path, nargs="*", default=[], help="summaries (--json) to report on")
-    ap.add_argument("--differential", type=int, metavar="STRIDE",
-                    help="compare Python and z3 on the mutants at every STRIDE-th event instead")
-    ap.add_argument("--shard", default="0/1", metavar="K/N",
-                    help="with --differential: the K-th of N shares of the events (run N processes)")
+    ap.add_argument(
+        "--differential",
+        type=int,
+        metavar="STRIDE",
+        help="compare Python and z3 on the mutants at every STRIDE-th event instead",
+    )
+    ap.add_argument(
+        "--shard",
+        default="0/1",
+        metavar="K/N",
+        help="with --differential: the K-th of N shares of the events (run N processes)",
+    )
     ap.add_argument("--differential-line", default="", help="the result line of a --differential run")
     ap.add_argument("--fuzz-line", default="", help="the result line of benchmarks/fuzz.py, for the report")
     args = ap.parse_args(argv)
@@ -385,13 +455,19 @@ def main(argv: list[str] | None = None) -> int:
     results = run(ops, args.stride, args.jobs)
     seconds = time.perf_counter() - t0
     summary = summarise(results, active_rules()) | {
-        "ops": list(ops), "stride": args.stride, "jobs": args.jobs, "seconds": round(seconds, 1),
-        "checked": len(results)}
+        "ops": list(ops),
+        "stride": args.stride,
+        "jobs": args.jobs,
+        "seconds": round(seconds, 1),
+        "checked": len(results),
+    }
     for op, c in summary["per_op"].items():
         print(f"{op:10} {c}")
-    print(f"{len(results)} mutants checked in {seconds:.1f} s ({1000 * seconds / max(1, len(results)):.0f} ms "
-          f"each, {args.jobs} processes); {len(summary['crashes'])} crashed; "
-          f"{len(summary['unkilled'])} encoded rules kill none")
+    print(
+        f"{len(results)} mutants checked in {seconds:.1f} s ({1000 * seconds / max(1, len(results)):.0f} ms "
+        f"each, {args.jobs} processes); {len(summary['crashes'])} crashed; "
+        f"{len(summary['unkilled'])} encoded rules kill none"
+    )
     if args.json:
         args.json.write_text(json.dumps(summary, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     return 1 if summary["crashes"] else 0

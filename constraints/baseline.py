@@ -24,18 +24,19 @@ from xiangshe.constraints.check import Finding, Result
 from xiangshe.domain.errors import InputError
 from xiangshe.domain.parse import MAX_BYTES
 
-Key = tuple[str, str, str]          # path, rule, fingerprint
+Key = tuple[str, str, str]  # path, rule, fingerprint
 _FIELDS = ("path", "rule", "fingerprint")
 
 
 def fingerprint(f: Finding) -> str:
     import hashlib
+
     return hashlib.sha256(f"{f.rule}\0{f.subject}".encode()).hexdigest()[:16]
 
 
 def path_key(path: str, base: Path) -> str:
     """A trace's path relative to the baseline's directory, with / separators."""
-    if path.startswith("<"):                       # <stdin>, <trace>
+    if path.startswith("<"):  # <stdin>, <trace>
         return path
     return os.path.relpath(Path(path).resolve(), base.resolve()).replace(os.sep, "/")
 
@@ -58,8 +59,8 @@ def render(results: Sequence[Result], base: Path) -> str:
 @dataclass(frozen=True)
 class Baseline:
     path: Path
-    shown: str                   # the path as messages name it
-    entries: Counter             # Key → how many
+    shown: str  # the path as messages name it
+    entries: Counter  # Key → how many
 
     @property
     def base(self) -> Path:
@@ -68,9 +69,12 @@ class Baseline:
 
 def load(path: Path, shown: str) -> Baseline:
     """Read a baseline file; anything that is not one is bad input, located at its line."""
+
     def bad(line: int | None, message: str, excerpt: str | None = None) -> InputError:
-        return InputError(shown, line, message, excerpt,
-                          hint="write a baseline with `xiangshe check --write-baseline FILE`")
+        return InputError(
+            shown, line, message, excerpt, hint="write a baseline with `xiangshe check --write-baseline FILE`"
+        )
+
     try:
         if path.stat().st_size > MAX_BYTES:
             raise bad(None, f"the baseline is larger than {MAX_BYTES} bytes")
@@ -92,8 +96,7 @@ def load(path: Path, shown: str) -> Baseline:
         except (json.JSONDecodeError, RecursionError) as err:
             raise bad(n, f"not valid JSON: {getattr(err, 'msg', 'nested too deeply')}", raw) from None
         if not isinstance(rec, dict) or not all(isinstance(rec.get(k), str) for k in _FIELDS):
-            raise bad(n, "a baseline entry is an object with \"path\", \"rule\" and \"fingerprint\" "
-                         "strings", raw[:200])
+            raise bad(n, "a baseline entry is an object with \"path\", \"rule\" and \"fingerprint\" strings", raw[:200])
         entries[(rec["path"], rec["rule"], rec["fingerprint"])] += 1
     return Baseline(path, shown, entries)
 
@@ -107,8 +110,9 @@ class Match:
     absent: int
 
 
-def split(findings: Iterable[Finding], path: str, baseline: Baseline, left: Counter
-          ) -> tuple[list[Finding], list[Finding]]:
+def split(
+    findings: Iterable[Finding], path: str, baseline: Baseline, left: Counter
+) -> tuple[list[Finding], list[Finding]]:
     """`findings` as (new, baselined), consuming the entries of `left` one for one."""
     new, known = [], []
     for f in findings:

@@ -28,22 +28,22 @@ if TYPE_CHECKING:
 class Finding:
     """One problem in one trace, located in the trace, in the rulebook and in the text."""
 
-    rule: str                 # the rule's id, or machine.<slug> for a machine refusal
-    name: str                 # the rule's Chinese name, or the machine's name
+    rule: str  # the rule's id, or machine.<slug> for a machine refusal
+    name: str  # the rule's Chinese name, or the machine's name
     catalogue: str | None
-    event: int | None         # 0-based index of the event in the trace
-    line: int | None          # line in the trace file
+    event: int | None  # 0-based index of the event in the trace
+    line: int | None  # line in the trace file
     message: str
     citation: Citation
-    defined: str              # where the rule or the machine edge is defined (path:line)
+    defined: str  # where the rule or the machine edge is defined (path:line)
     headings: tuple[str, ...]
     excerpt: str
     reading: str | None = None
-    subject: str = ""         # what the finding is about, as the baseline fingerprints it: the event
-                              # in the vocabulary's words, else the line with its spacing collapsed
-    thread: str = ""          # findings with the same thread follow from the first of them
-                              # (`causes`): a machine instance stuck in one state, or a rule's
-                              # correlated instance; "" for a finding that stands on its own
+    subject: str = ""  # what the finding is about, as the baseline fingerprints it: the event
+    # in the vocabulary's words, else the line with its spacing collapsed
+    thread: str = ""  # findings with the same thread follow from the first of them
+    # (`causes`): a machine instance stuck in one state, or a rule's
+    # correlated instance; "" for a finding that stands on its own
 
     @property
     def sort_key(self) -> tuple:
@@ -55,9 +55,9 @@ class Suppressed:
     """A finding that is not a violation: suppressed inline (with its reason) or by the baseline."""
 
     finding: Finding
-    kind: str                 # "inline" or "baseline"
+    kind: str  # "inline" or "baseline"
     reason: str
-    line: int | None = None   # where the inline suppression is written
+    line: int | None = None  # where the inline suppression is written
 
 
 @dataclass(frozen=True)
@@ -69,12 +69,12 @@ class Result:
     events: int
     findings: tuple[Finding, ...]
     scoring: tuple[RoundScore, ...] = ()
-    suppressions: tuple[Suppression, ...] = ()     # as written in the trace (constraints/suppress.py)
-    suppressed: tuple[Suppressed, ...] = ()        # findings suppressed (constraints/lint.py)
-    not_applied: tuple[str, ...] = ()              # the checks not applied to it (--select, --ignore …)
-    input_errors: tuple[InputError, ...] = ()      # when it could not be read as a trace
-    more_errors: int = 0                           # how many more input errors were only counted
-    scope: Scope | None = None                     # what the check covered (constraints/scope.py)
+    suppressions: tuple[Suppression, ...] = ()  # as written in the trace (constraints/suppress.py)
+    suppressed: tuple[Suppressed, ...] = ()  # findings suppressed (constraints/lint.py)
+    not_applied: tuple[str, ...] = ()  # the checks not applied to it (--select, --ignore …)
+    input_errors: tuple[InputError, ...] = ()  # when it could not be read as a trace
+    more_errors: int = 0  # how many more input errors were only counted
+    scope: Scope | None = None  # what the check covered (constraints/scope.py)
 
     @property
     def ok(self) -> bool:
@@ -97,8 +97,7 @@ def unreadable(path: str, err: TraceErrors | InputError) -> Result:
     return Result(path, 0, (), (), input_errors=errors, more_errors=getattr(err, "more", 0))
 
 
-def check_source(source: Source, rules: Sequence[Rule] | None = None,
-                 readings: dict[str, str] | None = None) -> Result:
+def check_source(source: Source, rules: Sequence[Rule] | None = None, readings: dict[str, str] | None = None) -> Result:
     """Read and check one source; its input errors, if it cannot be read, become its result (one
     bad file never hides the others)."""
     try:
@@ -117,11 +116,15 @@ def validate(trace: Trace) -> None:
         m = object_steps(e.obj.kind)
         if m is not None and e.act not in m.by_act:
             t = m.table
-            errors.append(TraceError(trace.path, e.line,
-                                     f"{e.act} is not an act on {e.obj.kind}",
-                                     trace.line_text(e.line),
-                                     f"acts on {e.obj.kind}: {', '.join(t.acts)}; "
-                                     + did_you_mean(e.act, t.acts)))
+            errors.append(
+                TraceError(
+                    trace.path,
+                    e.line,
+                    f"{e.act} is not an act on {e.obj.kind}",
+                    trace.line_text(e.line),
+                    f"acts on {e.obj.kind}: {', '.join(t.acts)}; " + did_you_mean(e.act, t.acts),
+                )
+            )
     if errors:
         raise TraceErrors(errors[:20])
 
@@ -132,12 +135,19 @@ def refusal_finding(trace: Trace, r: Refusal, thread: str = "") -> Finding:
     allowed = ", ".join(r.allowed) if r.allowed else "nothing"
     who = r.instance if not t.is_person else f"{r.instance} ({t.name})"
     return Finding(
-        rule=f"machine.{t.slug}", name=t.name, catalogue=None, event=r.event.index,
+        rule=f"machine.{t.slug}",
+        name=t.name,
+        catalogue=None,
+        event=r.event.index,
         line=r.event.line,
         message=f"{who} cannot {r.event.act} while {r.state}; allowed here: {allowed}",
         citation=needed.cite,
         defined=f"{t.path}:{needed.defined_at}  {needed.act}: {needed.source} → {needed.dest}",
-        headings=(), excerpt=trace.line_text(r.event.line), subject=r.event.render(), thread=thread)
+        headings=(),
+        excerpt=trace.line_text(r.event.line),
+        subject=r.event.render(),
+        thread=thread,
+    )
 
 
 def rule_findings(trace: Trace, ctx: Context, rule: Rule) -> list[Finding]:
@@ -150,9 +160,23 @@ def rule_findings(trace: Trace, ctx: Context, rule: Rule) -> list[Finding]:
         else:
             index, line, subject = None, v.line, _subject(trace, v.line)
         thread = f"{rule.id}|{v.key!r}" if v.key is not None else ""
-        out.append(Finding(rule.id, rule.name, rule.catalogue, index, line, v.message,
-                           rule.citations[0], rule.location, rule.headings,
-                           trace.line_text(line) if line else "", rule.reading, subject, thread))
+        out.append(
+            Finding(
+                rule.id,
+                rule.name,
+                rule.catalogue,
+                index,
+                line,
+                v.message,
+                rule.citations[0],
+                rule.location,
+                rule.headings,
+                trace.line_text(line) if line else "",
+                rule.reading,
+                subject,
+                thread,
+            )
+        )
     return out
 
 
@@ -161,20 +185,19 @@ def refusal_threads(trace: Trace, rep) -> list[str]:
     first refused in, with nothing having moved it since (a refusal leaves the machine where it
     was), is judged against the same stale state, so its later refusals follow from the first; the
     thread is the instance, its state and the event of the first refusal of the run."""
-    moved: dict = {}                    # (label, actor) and label -> the events that moved it
+    moved: dict = {}  # (label, actor) and label -> the events that moved it
     for i, changes in enumerate(rep.changes):
         for label, _, _ in changes:
             moved.setdefault((label, trace[i].actor), []).append(i)
             moved.setdefault(label, []).append(i)
-    runs: dict = {}                     # instance -> (state, event of the first refusal of its run)
+    runs: dict = {}  # instance -> (state, event of the first refusal of its run)
     out = []
     for r in rep.refusals:
         t = r.table
         ident = (t.name, r.instance) if t.is_person else (t.slug, r.instance)
         moves = moved.get((t.name, r.instance) if t.is_person else r.instance, [])
         run = runs.get(ident)
-        if run is None or run[0] != r.state or \
-                bisect_left(moves, r.event.index) > bisect_left(moves, run[1]):
+        if run is None or run[0] != r.state or bisect_left(moves, r.event.index) > bisect_left(moves, run[1]):
             run = runs[ident] = (r.state, r.event.index)
         out.append(f"machine.{t.slug}|{r.instance}|{r.state}|{run[1]}")
     return out
@@ -214,8 +237,12 @@ def causes(findings: Sequence[Finding]) -> list[int | None]:
         if f.rule.startswith("machine.") and f.event is not None:
             refused.setdefault(f.event, i)
     for i, f in enumerate(findings):
-        if parent[i] is None and f.event is not None and refused.get(f.event, i) != i and \
-                not f.rule.startswith(STANDALONE):
+        if (
+            parent[i] is None
+            and f.event is not None
+            and refused.get(f.event, i) != i
+            and not f.rule.startswith(STANDALONE)
+        ):
             parent[i] = refused[f.event]
 
     def root(i: int) -> int:
@@ -233,13 +260,13 @@ def causes(findings: Sequence[Finding]) -> list[int | None]:
 
 
 @gc_paused()
-def check_trace(trace: Trace, rules: Sequence[Rule] | None = None,
-                readings: dict[str, str] | None = None) -> Result:
+def check_trace(trace: Trace, rules: Sequence[Rule] | None = None, readings: dict[str, str] | None = None) -> Result:
     """Replay `trace` and evaluate `rules` (default: the rules in force under the default readings)."""
     validate(trace)
     suppressions: tuple[Suppression, ...] = ()
     if trace.directives:
         from xiangshe.constraints.suppress import read
+
         suppressions = read(trace)
     rep = replay(trace)
     findings = [refusal_finding(trace, r, th) for r, th in zip(rep.refusals, refusal_threads(trace, rep))]
@@ -249,7 +276,7 @@ def check_trace(trace: Trace, rules: Sequence[Rule] | None = None,
     for rule in rules:
         if rule.encoded:
             for f in rule_findings(trace, ctx, rule):
-                if due_beyond(trace, rule, f.event):       # a fragment stops before it is due
+                if due_beyond(trace, rule, f.event):  # a fragment stops before it is due
                     pending.append(Pending(f.rule, f.line, f.message))
                 else:
                     findings.append(f)
@@ -264,9 +291,20 @@ def check_trace(trace: Trace, rules: Sequence[Rule] | None = None,
 
 def scope_finding(trace: Trace, p: Problem) -> Finding:
     """A scope check's finding (a whole ceremony that is not whole, something left open …)."""
-    return Finding(p.check, NAMES[p.check], None, p.event, p.line, p.message, p.citation,
-                   "constraints/scope.py  what a whole ceremony or a fragment must be", (),
-                   trace.line_text(p.line) if p.line else "", None, p.subject)
+    return Finding(
+        p.check,
+        NAMES[p.check],
+        None,
+        p.event,
+        p.line,
+        p.message,
+        p.citation,
+        "constraints/scope.py  what a whole ceremony or a fragment must be",
+        (),
+        trace.line_text(p.line) if p.line else "",
+        None,
+        p.subject,
+    )
 
 
 def _subject(trace: Trace, line: int | None) -> str:
@@ -282,9 +320,20 @@ def audit_findings(trace: Trace, rounds: Sequence[RoundScore]) -> list[Finding]:
     for rs in rounds:
         for c in rs.checks:
             if not c.ok:
-                out.append(Finding(audit_id(c.catalogue), audit_name(c.catalogue), c.catalogue,
-                                   at_line.get(c.line) if c.line else None, c.line,
-                                   c.what, c.cite, "constraints/scoring.py  the scoring audit", (),
-                                   trace.line_text(c.line) if c.line else "", None,
-                                   _subject(trace, c.line)))
+                out.append(
+                    Finding(
+                        audit_id(c.catalogue),
+                        audit_name(c.catalogue),
+                        c.catalogue,
+                        at_line.get(c.line) if c.line else None,
+                        c.line,
+                        c.what,
+                        c.cite,
+                        "constraints/scoring.py  the scoring audit",
+                        (),
+                        trace.line_text(c.line) if c.line else "",
+                        None,
+                        _subject(trace, c.line),
+                    )
+                )
     return out

@@ -49,9 +49,12 @@ class Config:
 
     def selection(self, select: tuple[Term, ...] | None, ignore: tuple[Term, ...] | None) -> Selection:
         """The selection in force: the command line's select/ignore, where given, over the file's."""
-        return Selection(select if select is not None else self.select,
-                         ignore if ignore is not None else self.ignore,
-                         self.per_file, self.path.parent if self.path else None)
+        return Selection(
+            select if select is not None else self.select,
+            ignore if ignore is not None else self.ignore,
+            self.per_file,
+            self.path.parent if self.path else None,
+        )
 
 
 def find(start: Path) -> Path | None:
@@ -70,8 +73,7 @@ def find(start: Path) -> Path | None:
 
 def _has_table(py: Path) -> bool:
     try:
-        return re.search(r"^\s*\[\s*tool\s*\.\s*xiangshe\s*[.\]]", py.read_text(encoding="utf-8"),
-                         re.M) is not None
+        return re.search(r"^\s*\[\s*tool\s*\.\s*xiangshe\s*[.\]]", py.read_text(encoding="utf-8"), re.M) is not None
     except (OSError, UnicodeDecodeError):
         return False
 
@@ -132,8 +134,12 @@ def load(path: Path, shown: str) -> Config:
         m = re.search(r"\(at line (\d+), column \d+\)", str(err))
         lines = text.splitlines()
         line = int(m.group(1)) if m else len(lines) if "end of document" in str(err) else None
-        raise InputError(shown, line or None, f"not valid TOML: {re.sub(r' [(]at .*[)]$', '', str(err))}",
-                         lines[line - 1] if line and line <= len(lines) else None) from None
+        raise InputError(
+            shown,
+            line or None,
+            f"not valid TOML: {re.sub(r' [(]at .*[)]$', '', str(err))}",
+            lines[line - 1] if line and line <= len(lines) else None,
+        ) from None
     at = _Lines(text)
     table: tuple[str, ...] = ()
     if path.name == PYPROJECT:
@@ -167,16 +173,22 @@ def _read(data: dict, path: Path, shown: str, at: _Lines, table: tuple[str, ...]
     if "per-file-ignores" in data:
         pfi = data["per-file-ignores"]
         if not isinstance(pfi, dict):
-            raise bad("per-file-ignores", "per-file-ignores is a table of glob = [rules]",
-                      'e.g. [tool.xiangshe.per-file-ignores] "drafts/*.trace" = ["audit"]')
+            raise bad(
+                "per-file-ignores",
+                "per-file-ignores is a table of glob = [rules]",
+                'e.g. [tool.xiangshe.per-file-ignores] "drafts/*.trace" = ["audit"]',
+            )
         out["per_file"] = tuple((glob, words(glob, v, ("per-file-ignores",))) for glob, v in pfi.items())
     if "readings" in data:
         out["readings"] = _readings(data["readings"], bad)
     if "format" in data:
         fmt = data["format"]
         if fmt not in FORMATS:
-            raise bad("format", f"format = {fmt!r}: one of {', '.join(FORMATS)}",
-                      did_you_mean(str(fmt), FORMATS) if isinstance(fmt, str) else None)
+            raise bad(
+                "format",
+                f"format = {fmt!r}: one of {', '.join(FORMATS)}",
+                did_you_mean(str(fmt), FORMATS) if isinstance(fmt, str) else None,
+            )
         out["format"] = fmt
     if "baseline" in data:
         if not isinstance(data["baseline"], str) or not data["baseline"]:
@@ -187,25 +199,31 @@ def _read(data: dict, path: Path, shown: str, at: _Lines, table: tuple[str, ...]
 
 def _readings(value: object, bad) -> dict[str, str]:
     if not isinstance(value, dict):
-        raise bad("readings", "readings is a table of point = \"option\"",
-                  'e.g. readings = { guan = "zheng" }')
+        raise bad("readings", "readings is a table of point = \"option\"", 'e.g. readings = { guan = "zheng" }')
     out = {}
     for point, option in value.items():
         p = points().get(point)
         if p is None:
             raise bad(point, f"unknown reading point {point}", did_you_mean(point, points()), ("readings",))
         if not isinstance(option, str) or option not in p.options:
-            raise bad(point, f"{point} has no reading {option!r}",
-                      f"readings of {point}: {', '.join(p.options)}", ("readings",))
+            raise bad(
+                point,
+                f"{point} has no reading {option!r}",
+                f"readings of {point}: {', '.join(p.options)}",
+                ("readings",),
+            )
         if not p.options[option].encoded:
-            raise bad(point, f"the reading {point}={option} ({p.options[option].label}) cannot be "
-                             f"checked: {p.options[option].reason}", sub=("readings",))
+            raise bad(
+                point,
+                f"the reading {point}={option} ({p.options[option].label}) cannot be "
+                f"checked: {p.options[option].reason}",
+                sub=("readings",),
+            )
         out[point] = option
     return out
 
 
-def settings(cwd: Path, config_file: Path | None = None, isolated: bool = False,
-             display=str) -> Config:
+def settings(cwd: Path, config_file: Path | None = None, isolated: bool = False, display=str) -> Config:
     """The configuration in force: none with `isolated`, `config_file` if given, else the nearest
     file from `cwd` up (constraints/config.find), else the defaults. `display` shows a path."""
     if isolated and config_file is not None:

@@ -36,7 +36,7 @@ from xiangshe.fsm.table import Table
 
 DESCRIPTIVE_PATH = Path(__file__).with_name("descriptive.toml")
 VARIANTS_PATH = Path(__file__).resolve().parents[1] / "traces" / "variants" / "variants.toml"
-CATEGORIES = ("enforced", "descriptive", "staged", "unaccounted")      # strongest first
+CATEGORIES = ("enforced", "descriptive", "staged", "unaccounted")  # strongest first
 _END = "。；！？ "
 
 
@@ -44,7 +44,7 @@ _END = "。；！？ "
 class Quote:
     """A rule, a machine edge or the scoring audit quoting a clause, and whether that checks it."""
 
-    label: str                  # "rule ID", "machine 侯 张侯: 半张→半张", "the scoring audit"
+    label: str  # "rule ID", "machine 侯 张侯: 半张→半张", "the scoring audit"
     enforces: bool
     why_not: str | None = None  # when it does not: "deferred", "descriptive", "self-loop"
 
@@ -57,9 +57,9 @@ class Clause:
     text: str
     line: int
     quotes: list[Quote] = field(default_factory=list)
-    staged_in: list[str] = field(default_factory=list)     # option sets whose performance enacts it
-    events: int = 0                                         # its events, over those performances
-    not_enacted: list[str] = field(default_factory=list)   # the libretto's reasons
+    staged_in: list[str] = field(default_factory=list)  # option sets whose performance enacts it
+    events: int = 0  # its events, over those performances
+    not_enacted: list[str] = field(default_factory=list)  # the libretto's reasons
     descriptive: str | None = None
 
     @property
@@ -97,9 +97,12 @@ def clauses(text: SourceText = TEXT) -> list[Clause]:
             depth += 1
         elif ch == "”":
             depth = max(0, depth - 1)
-        if ch in "。；！？" and depth == 0 or i == len(flat) - 1 or (ch == "”" and depth == 0
-                                                                   and i + 1 < len(flat)
-                                                                   and flat[i + 1] not in "。；！？，"):
+        if (
+            ch in "。；！？"
+            and depth == 0
+            or i == len(flat) - 1
+            or (ch == "”" and depth == 0 and i + 1 < len(flat) and flat[i + 1] not in "。；！？，")
+        ):
             end = i + 1
             body = flat[start:end].strip()
             if body.strip("。；！？ "):
@@ -108,8 +111,7 @@ def clauses(text: SourceText = TEXT) -> list[Clause]:
     return out
 
 
-def _spans(text: SourceText, quote: str, line: int | None, last: int | None = None
-           ) -> list[tuple[int, int]]:
+def _spans(text: SourceText, quote: str, line: int | None, last: int | None = None) -> list[tuple[int, int]]:
     """Where `quote` lies in the flat text: the occurrence at `line` (…`last`), or all of them.
     A short quote must lie on the cited lines; a longer one may start up to two lines away."""
     found = [(m.start(), m.end()) for m in re.finditer(re.escape(quote), text.flat)]
@@ -119,8 +121,14 @@ def _spans(text: SourceText, quote: str, line: int | None, last: int | None = No
     hi = last if last is not None else line
     near = [s for s in found if line - slack <= text._line_of[s[0]] <= hi + slack]
     # the occurrence on the cited lines, else the nearest one
-    near.sort(key=lambda s: (0 if line <= text._line_of[s[0]] <= hi else
-                             min(abs(text._line_of[s[0]] - line), abs(text._line_of[s[0]] - hi)), s[0]))
+    near.sort(
+        key=lambda s: (
+            0
+            if line <= text._line_of[s[0]] <= hi
+            else min(abs(text._line_of[s[0]] - line), abs(text._line_of[s[0]] - hi)),
+            s[0],
+        )
+    )
     return near[:1]
 
 
@@ -132,6 +140,7 @@ def _overlapping(cls: Sequence[Clause], spans: Iterable[tuple[int, int]]) -> Ite
 
 
 # -- the libretto --------------------------------------------------------------------------------
+
 
 def option_sets(path: Path = VARIANTS_PATH) -> list[tuple[str, dict]]:
     """The bundled option sets: the canonical ceremony's (`Options()`) and each variant's."""
@@ -151,6 +160,7 @@ def performances(sets: Sequence[tuple[str, dict]] | None = None) -> list[tuple[s
     if sets is None:
         return _bundled()
     from xiangshe.domain.libretto import Options, performance
+
     return [(name, performance(Options(**spec)).clauses) for name, spec in sets]
 
 
@@ -163,19 +173,20 @@ def _libretto_span(cite: Citation, cursor: int) -> tuple[int, int] | None:
     """Where a libretto clause's citation lies: its quote at its line (the first at or after the
     clause before, as the libretto locates them)."""
     found = [(m.start(), m.end()) for m in re.finditer(re.escape(cite.quote), TEXT.flat)]
-    at_line = [s for s in found if TEXT._line_of[s[0]] == cite.line] or \
-              [s for s in found if TEXT._line_of[s[0]] <= cite.line <= TEXT._line_of[s[1] - 1]]
+    at_line = [s for s in found if TEXT._line_of[s[0]] == cite.line] or [
+        s for s in found if TEXT._line_of[s[0]] <= cite.line <= TEXT._line_of[s[1] - 1]
+    ]
     return next((s for s in at_line if s[0] >= cursor), at_line[0] if at_line else None)
 
 
 # -- descriptive clauses -------------------------------------------------------------------------
 
+
 def _bare(s: str) -> str:
     return s.strip().rstrip(_END).strip()
 
 
-def load_descriptive(path: Path = DESCRIPTIVE_PATH, cls: Sequence[Clause] | None = None
-                     ) -> list[tuple[int, str]]:
+def load_descriptive(path: Path = DESCRIPTIVE_PATH, cls: Sequence[Clause] | None = None) -> list[tuple[int, str]]:
     """The clauses `descriptive.toml` marks, as (clause index, reason). A mark quotes one whole
     clause (its closing 。；！？ may be left out); `line` picks it when the words repeat."""
     if not path.exists():
@@ -190,15 +201,18 @@ def load_descriptive(path: Path = DESCRIPTIVE_PATH, cls: Sequence[Clause] | None
         same = [c for c in cls if _bare(c.text) == _bare(quote) and (line is None or c.line == line)]
         if len(same) != 1:
             near = [c.text for c in _overlapping(cls, _spans(TEXT, _bare(quote), line)) if _bare(quote)]
-            why = (f"occurs as a clause at lines {', '.join(str(c.line) for c in same)}: add line = N"
-                   if same else "is not a whole clause of the text" +
-                   (f" (it lies in 「{'」「'.join(near)}」)" if near else ""))
+            why = (
+                f"occurs as a clause at lines {', '.join(str(c.line) for c in same)}: add line = N"
+                if same
+                else "is not a whole clause of the text" + (f" (it lies in 「{'」「'.join(near)}」)" if near else "")
+            )
             raise RulebookError(str(path), None, f"「{quote}」 {why}")
         out.append((same[0].index, item["reason"]))
     return out
 
 
 # -- the measure ---------------------------------------------------------------------------------
+
 
 @dataclass
 class Coverage:
@@ -214,20 +228,22 @@ class Coverage:
         n = len(self.clauses)
         count = {k: sum(c.category == k for c in self.clauses) for k in CATEGORIES}
         normative = n - count["descriptive"]
-        return {"clauses": n,
-                # the keys of the first version (DESIGN.md's contract), in today's meaning
-                "enacted": sum(bool(c.staged_in) for c in self.clauses),
-                "cited": sum(bool(c.quotes) for c in self.clauses),
-                "descriptive": count["descriptive"],
-                "uncovered": count["unaccounted"],
-                "percent_accounted": round(100 * (n - count["unaccounted"]) / n, 2) if n else 100.0,
-                # what checks the clauses
-                "normative": normative,
-                "enforced": count["enforced"],
-                "staged_only": count["staged"],
-                "unaccounted": count["unaccounted"],
-                "percent_enforced": round(100 * count["enforced"] / normative, 2) if normative else 100.0,
-                "option_sets": len(self.option_sets)}
+        return {
+            "clauses": n,
+            # the keys of the first version (DESIGN.md's contract), in today's meaning
+            "enacted": sum(bool(c.staged_in) for c in self.clauses),
+            "cited": sum(bool(c.quotes) for c in self.clauses),
+            "descriptive": count["descriptive"],
+            "uncovered": count["unaccounted"],
+            "percent_accounted": round(100 * (n - count["unaccounted"]) / n, 2) if n else 100.0,
+            # what checks the clauses
+            "normative": normative,
+            "enforced": count["enforced"],
+            "staged_only": count["staged"],
+            "unaccounted": count["unaccounted"],
+            "percent_enforced": round(100 * count["enforced"] / normative, 2) if normative else 100.0,
+            "option_sets": len(self.option_sets),
+        }
 
 
 def _edge_quote(t: Table, e) -> Quote:
@@ -235,10 +251,13 @@ def _edge_quote(t: Table, e) -> Quote:
     return Quote(f"machine {t.name} {e.act}: {e.source}→{e.dest}", not loop, "self-loop" if loop else None)
 
 
-def coverage(rules: Sequence[Rule], tables: Sequence[Table],
-             performed: Sequence[tuple[str, list]] | None = None,
-             audit: Sequence[tuple[str, int | None]] | None = None,
-             descriptive: Path = DESCRIPTIVE_PATH) -> Coverage:
+def coverage(
+    rules: Sequence[Rule],
+    tables: Sequence[Table],
+    performed: Sequence[tuple[str, list]] | None = None,
+    audit: Sequence[tuple[str, int | None]] | None = None,
+    descriptive: Path = DESCRIPTIVE_PATH,
+) -> Coverage:
     """Measure the text's clauses against the rules, the machines, the scoring audit (default:
     scoring.CITED) and the libretto's performances (default: every bundled option set)."""
     if audit is None:
@@ -278,16 +297,25 @@ def coverage(rules: Sequence[Rule], tables: Sequence[Table],
 
 def detail(c: Clause) -> dict:
     """A clause in the JSON of `coverage` (clauses_detail, worklist)."""
-    return {"index": c.index, "line": c.line, "text": c.text, "category": c.category,
-            "enacted": c.events, "staged_in": c.staged_in, "cited": c.cited,
-            "enforced_by": c.enforced_by,
-            "quoted_without_enforcing": sorted({f"{q.label} ({q.why_not})" for q in c.quotes
-                                                if not q.enforces}),
-            "not_enacted": c.not_enacted, "descriptive": c.descriptive}
+    return {
+        "index": c.index,
+        "line": c.line,
+        "text": c.text,
+        "category": c.category,
+        "enacted": c.events,
+        "staged_in": c.staged_in,
+        "cited": c.cited,
+        "enforced_by": c.enforced_by,
+        "quoted_without_enforcing": sorted({f"{q.label} ({q.why_not})" for q in c.quotes if not q.enforces}),
+        "not_enacted": c.not_enacted,
+        "descriptive": c.descriptive,
+    }
 
 
 def document(cov: Coverage) -> dict:
     """The JSON of `coverage --format json` (schemas/coverage.schema.json)."""
-    return cov.totals() | {"option_set_names": cov.option_sets,
-                           "worklist": [detail(c) for c in cov.worklist],
-                           "clauses_detail": [detail(c) for c in cov.clauses]}
+    return cov.totals() | {
+        "option_set_names": cov.option_sets,
+        "worklist": [detail(c) for c in cov.worklist],
+        "clauses_detail": [detail(c) for c in cov.clauses],
+    }

@@ -37,24 +37,35 @@ from xiangshe.domain.trace import Trace
 from xiangshe.fsm.replay import replay
 from xiangshe.fsm.table import Table, tables
 
-WINDOW = 2            # lines shown before and after the line of interest
+WINDOW = 2  # lines shown before and after the line of interest
 
 #: the field of a template naming the events that trigger it (that it obliges or counts)
-TRIGGER = {"precedence": "then", "count_before": "then", "absence_between": "then",
-           "response": "first", "alternate": "a", "unique": "pattern", "at_most": "pattern"}
+TRIGGER = {
+    "precedence": "then",
+    "count_before": "then",
+    "absence_between": "then",
+    "response": "first",
+    "alternate": "a",
+    "unique": "pattern",
+    "at_most": "pattern",
+}
 
 
 @dataclass(frozen=True)
 class Example:
-    path: str                                  # the trace, relative to the repository
-    line: int | None                           # the line of interest (None: the whole trace)
-    window: tuple[tuple[int, str], ...]        # (line number, text) around it
-    note: str                                  # what the window shows
-    finding: Finding | None = None             # the failing example's finding
+    path: str  # the trace, relative to the repository
+    line: int | None  # the line of interest (None: the whole trace)
+    window: tuple[tuple[int, str], ...]  # (line number, text) around it
+    note: str  # what the window shows
+    finding: Finding | None = None  # the failing example's finding
 
     def to_json(self) -> dict:
-        doc: dict = {"path": self.path, "line": self.line,
-                     "window": [{"line": n, "text": t} for n, t in self.window], "note": self.note}
+        doc: dict = {
+            "path": self.path,
+            "line": self.line,
+            "window": [{"line": n, "text": t} for n, t in self.window],
+            "note": self.note,
+        }
         if self.finding is not None:
             f = self.finding
             doc["finding"] = {"rule": f.rule, "event": f.event, "line": f.line, "message": f.message}
@@ -64,23 +75,29 @@ class Example:
 @dataclass(frozen=True)
 class Concern:
     point: Point
-    follows: str | None        # the option the rule encodes (its `when`), None if it holds under all
+    follows: str | None  # the option the rule encodes (its `when`), None if it holds under all
 
     def to_json(self) -> dict:
         p = self.point
-        return {"point": p.name, "question": p.question, "quote": p.quote, "default": p.default,
-                "follows": self.follows,
-                "options": [{"option": o.name, "label": o.label, "source": o.source,
-                             "encoded": o.encoded} | ({"reason": o.reason} if o.reason else {})
-                            for o in p.options.values()]}
+        return {
+            "point": p.name,
+            "question": p.question,
+            "quote": p.quote,
+            "default": p.default,
+            "follows": self.follows,
+            "options": [
+                {"option": o.name, "label": o.label, "source": o.source, "encoded": o.encoded}
+                | ({"reason": o.reason} if o.reason else {})
+                for o in p.options.values()
+            ],
+        }
 
 
 def concerns(rule: Rule) -> list[Concern]:
     """The contested points the rule encodes a reading of, or whose disputed words it quotes."""
     when = dict(rule.when)
     quoted = " ".join(c.quote for c in rule.citations)
-    return [Concern(p, when.get(name)) for name, p in points().items()
-            if name in when or p.quote in quoted]
+    return [Concern(p, when.get(name)) for name, p in points().items() if name in when or p.quote in quoted]
 
 
 def readings_of(rule: Rule) -> dict[str, str]:
@@ -111,8 +128,7 @@ def failing(rule: Rule, path: Path, shown: str) -> Example | None:
         return None
     if found.line is None:
         return Example(shown, None, (), "the trace as a whole breaks the rule", found)
-    return Example(shown, found.line, window(trace, found.line), "the line the rule objects to",
-                   found)
+    return Example(shown, found.line, window(trace, found.line), "the line the rule objects to", found)
 
 
 def _first_concerned(rule: Rule, trace: Trace, ctx: Context) -> tuple[int, str] | None:
@@ -145,8 +161,7 @@ def passing(rule: Rule, stagings: Sequence[tuple[Path, str]]) -> Example | None:
             continue
         if rule.template.kind in ("absence", "cast_absence"):
             what = getattr(rule.template, "pattern", None) or getattr(rule.template, "who", "")
-            return Example(shown, None, (), f"nothing in the staging is 「{what}」: the rule is kept "
-                                            "throughout")
+            return Example(shown, None, (), f"nothing in the staging is 「{what}」: the rule is kept throughout")
         first = _first_concerned(rule, trace, ctx)
         if first is not None:
             line, note = first
@@ -160,20 +175,21 @@ class Explanation:
     concerns: tuple[Concern, ...]
     passing: Example | None
     failing: Example | None
-    failing_files: tuple[str, ...]          # every violating example of the rule
+    failing_files: tuple[str, ...]  # every violating example of the rule
 
 
 def explain(rule: Rule, violations: Path, stagings: Sequence[Path], root: Path) -> Explanation:
     """The rule's contested readings and examples; paths are shown relative to `root`."""
+
     def rel(p: Path) -> str:
         return str(p.relative_to(root))
 
     files = sorted([*violations.glob(f"{rule.id}.trace"), *violations.glob(f"{rule.id}.*.trace")])
     fail = next((x for x in (failing(rule, p, rel(p)) for p in files) if x is not None), None)
-    keeps = violations.parent / "keeps"       # stagings written to keep this rule where a too-strong reading would not
+    keeps = violations.parent / "keeps"  # stagings written to keep this rule where a too-strong reading would not
     own = sorted([*keeps.glob(f"{rule.id}.trace"), *keeps.glob(f"{rule.id}.*.trace")])
     keep = passing(rule, [(p, rel(p)) for p in [*own, *stagings]])
-    if keep is None:     # e.g. rules of the 君: the violating examples of other rules may keep it
+    if keep is None:  # e.g. rules of the 君: the violating examples of other rules may keep it
         others = sorted(p for p in violations.glob("*.trace") if p not in files)
         keep = passing(rule, [(p, rel(p)) for p in others])
         if keep is not None:
@@ -234,8 +250,14 @@ def _spellings(word: str) -> list[str]:
 def subject_names() -> list[str]:
     """Every word `explain` knows: rule ids, names and catalogue ids, machine and audit ids."""
     rules = rulebook()
-    return ([r.id for r in rules] + [r.name for r in rules] + [r.catalogue for r in rules if r.catalogue]
-            + [f"{MACHINE}{t.slug}" for t in tables()] + [a.id for a in audit_checks()] + list(SCOPE_IDS))
+    return (
+        [r.id for r in rules]
+        + [r.name for r in rules]
+        + [r.catalogue for r in rules if r.catalogue]
+        + [f"{MACHINE}{t.slug}" for t in tables()]
+        + [a.id for a in audit_checks()]
+        + list(SCOPE_IDS)
+    )
 
 
 def resolve(word: str) -> list[Rule] | Table | AuditCheck | ScopeCheck:

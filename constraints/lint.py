@@ -21,8 +21,8 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class Outcome:
     results: list[Result]
-    in_force: tuple[str, ...]               # the checks `check` makes under the readings in force
-    not_applied: tuple[str, ...]            # those the selection applies to no trace
+    in_force: tuple[str, ...]  # the checks `check` makes under the readings in force
+    not_applied: tuple[str, ...]  # those the selection applies to no trace
     selection: Selection
     baseline: bl.Match | None = None
 
@@ -30,9 +30,20 @@ class Outcome:
 def _unused(s: Suppression, term: str, ids: Sequence[str], path: str) -> Finding:
     info = by_id()[ids[0]]
     here = "on this line" if s.target == s.line else f"at line {s.target}"
-    return Finding(UNUSED, by_id()[UNUSED].name, None, None, s.line,
-                   f"unused suppression: no finding of {term} {here} to suppress", info.citation,
-                   f"{path}:{s.line}", (), s.excerpt, None, " ".join(s.excerpt.split()))
+    return Finding(
+        UNUSED,
+        by_id()[UNUSED].name,
+        None,
+        None,
+        s.line,
+        f"unused suppression: no finding of {term} {here} to suppress",
+        info.citation,
+        f"{path}:{s.line}",
+        (),
+        s.excerpt,
+        None,
+        " ".join(s.excerpt.split()),
+    )
 
 
 def _suppress(r: Result, applied: set[str]) -> tuple[list[Finding], list[Suppressed]]:
@@ -43,8 +54,7 @@ def _suppress(r: Result, applied: set[str]) -> tuple[list[Finding], list[Suppres
         by_line.setdefault(s.target, []).append(s)
     kept, suppressed, used = [], [], set()
     for f in r.findings:
-        hit = next(((s, t) for s in by_line.get(f.line or 0, ()) for t in s.terms if f.rule in t.ids),
-                   None)
+        hit = next(((s, t) for s in by_line.get(f.line or 0, ()) for t in s.terms if f.rule in t.ids), None)
         if hit is None:
             kept.append(f)
         else:
@@ -60,8 +70,9 @@ def _suppress(r: Result, applied: set[str]) -> tuple[list[Finding], list[Suppres
     return kept, suppressed
 
 
-def apply(results: Sequence[Result], selection: Selection, in_force: Sequence[str],
-          baseline: bl.Baseline | None = None) -> Outcome:
+def apply(
+    results: Sequence[Result], selection: Selection, in_force: Sequence[str], baseline: bl.Baseline | None = None
+) -> Outcome:
     """The results as the user asked for them. `in_force`: the ids of the checks `check` made."""
     if baseline is not None:
         from xiangshe.constraints import baseline as bl
@@ -79,10 +90,15 @@ def apply(results: Sequence[Result], selection: Selection, in_force: Sequence[st
             suppressed += [Suppressed(f, "baseline", f"in the baseline {baseline.shown}") for f in known]
         kept.sort(key=lambda f: f.sort_key)
         suppressed.sort(key=lambda s: s.finding.sort_key)
-        out.append(replace(r, findings=tuple(kept), suppressed=tuple(suppressed),
-                           not_applied=tuple(i for i in in_force if i not in applied)))
+        out.append(
+            replace(
+                r,
+                findings=tuple(kept),
+                suppressed=tuple(suppressed),
+                not_applied=tuple(i for i in in_force if i not in applied),
+            )
+        )
     match = None
     if baseline is not None:
         match = bl.Match(baseline.shown, baselined, bl.absent(left, [r.path for r in results], baseline))
-    return Outcome(out, tuple(in_force), tuple(i for i in in_force if i not in everywhere), selection,
-                   match)
+    return Outcome(out, tuple(in_force), tuple(i for i in in_force if i not in everywhere), selection, match)

@@ -59,15 +59,15 @@ def _alts(word: str) -> frozenset[str] | None:
     return None if word == "*" else frozenset(word.split("|"))
 
 
-def parse_pattern(text: str, vocab: Vocabulary, where: str = "<rule>", at: int | None = None
-                  ) -> Pattern:
+def parse_pattern(text: str, vocab: Vocabulary, where: str = "<rule>", at: int | None = None) -> Pattern:
     """Parse and validate a pattern; unknown words are errors with "did you mean"."""
+
     def fail(msg: str, hint: str | None = None) -> RulebookError:
         return RulebookError(where, at, f"pattern 「{text}」: {msg}", hint=hint)
 
     words = text.split()
     plain = [w for w in words if "=" not in w]
-    if len(plain) < 2 or len(plain) > 3 or words[:len(plain)] != plain:
+    if len(plain) < 2 or len(plain) > 3 or words[: len(plain)] != plain:
         raise fail("a pattern is ACTOR ACT [OBJECT] [key=value …]")
     roles, acts = _alts(plain[0]), _alts(plain[1])
     objs = _alts(plain[2]) if len(plain) == 3 else None
@@ -86,7 +86,7 @@ def parse_pattern(text: str, vocab: Vocabulary, where: str = "<rule>", at: int |
         if o not in vocab.objects:
             raise fail(f"unknown object kind {o}", did_you_mean(o, vocab.objects))
     conds = []
-    for w in words[len(plain):]:
+    for w in words[len(plain) :]:
         negate = "!=" in w
         key, _, value = w.partition("!=" if negate else "=")
         values = frozenset(value.split("|"))
@@ -95,8 +95,7 @@ def parse_pattern(text: str, vocab: Vocabulary, where: str = "<rule>", at: int |
             raise fail(f"unknown key {key}", did_you_mean(key, _known_keys(vocab)))
         if key in PERSON_KEYS or key.endswith(".role"):
             values = frozenset(vocab.canonical_role(v) or v for v in values)
-            values = frozenset().union(*(vocab.role_family(v) if v in vocab.roles else {v}
-                                         for v in values))
+            values = frozenset().union(*(vocab.role_family(v) if v in vocab.roles else {v} for v in values))
         for v in values:
             if v != NONE and v not in allowed:
                 raise fail(f"{key} cannot be {v}", did_you_mean(v, allowed))
@@ -135,7 +134,7 @@ def _allowed_values(key: str, vocab: Vocabulary, objs: frozenset[str] | None) ->
         if attr == "side":
             return set(SIDES)
         if attr == "pair":
-            return None       # pairs are compared with `same`, not with literal values
+            return None  # pairs are compared with `same`, not with literal values
         if head == "actor":
             t = table_named(attr)
             if t is not None and t.is_person:
@@ -217,6 +216,7 @@ class Context:
             if attr in PERSON_ATTRS:
                 return getattr(persons[who], attr)
             return self.replay.actor_state[e.index].get(attr)
+
         return of_person
 
     def _test(self, p: Pattern) -> Callable[[Event], bool]:
@@ -232,24 +232,29 @@ class Context:
         for c in p.conds:
             get, values, negate = self.getter(c.key), c.values, c.negate
             if c.key in PERSON_KEYS:
+
                 def check(e, get=get, values=values, negate=negate) -> bool:
                     v = get(e)
                     return ((persons[v].role if v is not None else NONE) in values) != negate
             else:
+
                 def check(e, get=get, values=values, negate=negate) -> bool:
                     v = get(e)
                     return ((v if v is not None else NONE) in values) != negate
+
             checks.append(check)
         if not checks:
             test = _always
         elif len(checks) == 1:
             test = checks[0]
         else:
+
             def test(e: Event) -> bool:
                 for check in checks:
                     if not check(e):
                         return False
                 return True
+
         self._tests[p] = test
         return test
 
@@ -265,12 +270,11 @@ class Context:
         index = self._index.get(field)
         if index is None:
             events = self.trace.events
-            if field == "role":                     # the actors' groups, merged by role
+            if field == "role":  # the actors' groups, merged by role
                 merged: dict[str, list[int]] = {}
                 for actor, group in self._by("actor").items():
                     merged.setdefault(self.persons[actor].role, []).append(group)
-                index = {r: g[0] if len(g) == 1 else sorted(i for one in g for i in one)
-                         for r, g in merged.items()}
+                index = {r: g[0] if len(g) == 1 else sorted(i for one in g for i in one) for r, g in merged.items()}
                 self._index[field] = index
                 return index
             if field == "act":
@@ -386,8 +390,9 @@ def check_same(same: tuple[tuple[str, str], ...], vocab: Vocabulary, where: str,
     known = same_keys(vocab)
     for key in (k for pair in same for k in pair):
         if key not in known:
-            raise RulebookError(where, at, f"same: {key!r} is not a key that can be correlated",
-                                hint=did_you_mean(key, known))
+            raise RulebookError(
+                where, at, f"same: {key!r} is not a key that can be correlated", hint=did_you_mean(key, known)
+            )
     for a, b in same:
         if key_kind(a) != key_kind(b):
             raise RulebookError(where, at, f"same: {a} and {b} carry different kinds of value")

@@ -41,23 +41,26 @@ def points() -> dict[str, Point]:
     data = tomllib.loads(READINGS_PATH.read_text(encoding="utf-8"))
     out = {}
     for name, p in data.items():
-        options = {o: Option(o, v["label"], v["source"], v.get("encoded", True), v.get("reason"))
-                   for o, v in p["options"].items()}
+        options = {
+            o: Option(o, v["label"], v["source"], v.get("encoded", True), v.get("reason"))
+            for o, v in p["options"].items()
+        }
         if p["default"] not in options:
             raise RulebookError(str(READINGS_PATH), None, f"[{name}] default {p['default']} is no option")
         out[name] = Point(name, p["question"], p["quote"], p["default"], options)
     return out
 
 
-Readings = dict[str, str]      # point -> option, complete (defaults filled in)
+Readings = dict[str, str]  # point -> option, complete (defaults filled in)
 
 
 def defaults() -> Readings:
     return {name: p.default for name, p in points().items()}
 
 
-def select(choices: list[str], path: Path | None = None, where: str = "--reading",
-           base: Readings | None = None) -> Readings:
+def select(
+    choices: list[str], path: Path | None = None, where: str = "--reading", base: Readings | None = None
+) -> Readings:
     """The readings in force: defaults, then `base` (a configuration file's, already checked), then
     a readings file, then `point=option` choices."""
     chosen = defaults() | (base or {})
@@ -81,11 +84,11 @@ def select(choices: list[str], path: Path | None = None, where: str = "--reading
             raise InputError(src, None, f"unknown reading point {point}", hint=did_you_mean(point, points()))
         o = p.options.get(option)
         if o is None:
-            raise InputError(src, None, f"{point} has no reading {option}",
-                             hint=f"readings of {point}: {', '.join(p.options)}")
+            raise InputError(
+                src, None, f"{point} has no reading {option}", hint=f"readings of {point}: {', '.join(p.options)}"
+            )
         if not o.encoded:
-            raise InputError(src, None, f"the reading {point}={option} ({o.label}) cannot be checked: "
-                                        f"{o.reason}")
+            raise InputError(src, None, f"the reading {point}={option} ({o.label}) cannot be checked: {o.reason}")
         chosen[point] = option
     return chosen
 
@@ -97,13 +100,13 @@ def parse_when(value, where: str, at: int) -> tuple[tuple[str, str], ...]:
         point, eq, option = str(item).partition("=")
         p = points().get(point)
         if not eq or p is None or option not in p.options:
-            raise RulebookError(where, at, f"when = {item!r}: not a reading point=option",
-                                hint=did_you_mean(point, points()))
+            raise RulebookError(
+                where, at, f"when = {item!r}: not a reading point=option", hint=did_you_mean(point, points())
+            )
         out.append((point, option))
     return tuple(out)
 
 
 def describe(chosen: Readings) -> str:
-    parts = [f"{k}={v}" + ("" if v == points()[k].default else " (not the default)")
-             for k, v in chosen.items()]
+    parts = [f"{k}={v}" + ("" if v == points()[k].default else " (not the default)") for k, v in chosen.items()]
     return ", ".join(parts)

@@ -45,7 +45,7 @@ class Rule:
     reading: str | None = None
     category: str | None = None
     extra: dict = field(default_factory=dict, compare=False, hash=False)
-    when: tuple[tuple[str, str], ...] = ()     # the readings under which the rule is active
+    when: tuple[tuple[str, str], ...] = ()  # the readings under which the rule is active
 
     def active(self, readings: dict[str, str] | None) -> bool:
         chosen = readings if readings is not None else defaults()
@@ -71,8 +71,7 @@ def _person_pattern(text: str, vocab: Vocabulary, where: str, at: int) -> Person
             for v in values:
                 if vocab.canonical_role(v) is None:
                     raise RulebookError(where, at, f"unknown role {v}", hint=did_you_mean(v, vocab.roles))
-            values = frozenset().union(*(vocab.role_family(vocab.canonical_role(v) or v)
-                                         for v in values))
+            values = frozenset().union(*(vocab.role_family(vocab.canonical_role(v) or v) for v in values))
         if key == "rank" and not values <= set(vocab.ranks) | {"none"}:
             raise RulebookError(where, at, f"unknown rank in 「{text}」")
         if key == "side" and not values <= {"上射", "下射", "none"}:
@@ -104,7 +103,7 @@ def _template(data: dict, vocab: Vocabulary, where: str, at: int) -> Template:
         if name in ("kind", "fields"):
             continue
         if name not in data:
-            if spec.default is not MISSING:   # an optional field
+            if spec.default is not MISSING:  # an optional field
                 continue
             raise RulebookError(where, at, f"a {kind} rule needs `{name}`")
         value = data.pop(name)
@@ -124,18 +123,21 @@ def _template(data: dict, vocab: Vocabulary, where: str, at: int) -> Template:
             if value not in ("forbid", "then"):
                 raise RulebookError(where, at, "fault is \"forbid\" (the default) or \"then\"")
             args[name] = value
-        elif name in ("given", "require"):      # a condition on the occasion (domain/occasion.py)
+        elif name in ("given", "require"):  # a condition on the occasion (domain/occasion.py)
             from xiangshe.domain.occasion import parse_conditions
+
             try:
                 args[name] = parse_conditions(value)
             except ValueError as err:
                 message, hint = err.args
                 raise RulebookError(where, at, f"{name} 「{value}」: {message}", hint=hint) from None
-        elif name == "field":                   # a field of the occasion
+        elif name == "field":  # a field of the occasion
             from xiangshe.domain.occasion import FIELDS
+
             if value not in FIELDS:
-                raise RulebookError(where, at, f"field {value!r} is not a field of the occasion",
-                                    hint=did_you_mean(value, FIELDS))
+                raise RulebookError(
+                    where, at, f"field {value!r} is not a field of the occasion", hint=did_you_mean(value, FIELDS)
+                )
             args[name] = value
         elif name == "op":
             if value not in ("==", "<=", ">="):
@@ -162,8 +164,7 @@ def _citations(data: dict, where: str, at: int) -> tuple[Citation, ...]:
     return tuple(TEXT.cite(q["text"], q.get("line"), where=where, at=at) for q in items)
 
 
-def parse_rule_block(body: str, where: str, at: int, headings: tuple[str, ...],
-                     vocab: Vocabulary) -> Rule:
+def parse_rule_block(body: str, where: str, at: int, headings: tuple[str, ...], vocab: Vocabulary) -> Rule:
     try:
         data = tomllib.loads(body)
     except tomllib.TOMLDecodeError as err:
@@ -176,8 +177,12 @@ def parse_rule_block(body: str, where: str, at: int, headings: tuple[str, ...],
         raise RulebookError(where, at, f"rule {rid} needs a Chinese `name`")
     catalogue = data.pop("catalogue", None)
     if catalogue is not None and (not isinstance(catalogue, str) or not _CATALOGUE.match(catalogue)):
-        raise RulebookError(where, at, f"rule {rid} needs a `catalogue` id of the form R001 (or R001a for "
-                                       f"a second rule drawn from the same entry), not {catalogue!r}")
+        raise RulebookError(
+            where,
+            at,
+            f"rule {rid} needs a `catalogue` id of the form R001 (or R001a for "
+            f"a second rule drawn from the same entry), not {catalogue!r}",
+        )
     status = data.pop("status", "encoded")
     if status not in STATUSES:
         raise RulebookError(where, at, f"status {status!r}", hint=did_you_mean(status, STATUSES))
@@ -196,8 +201,9 @@ def parse_rule_block(body: str, where: str, at: int, headings: tuple[str, ...],
     extra = {k: data.pop(k) for k in list(data) if k in ("note", "readings")}
     if data:
         raise RulebookError(where, at, f"unknown field(s) in rule {rid}: {', '.join(data)}")
-    return Rule(rid, name, catalogue, status, citations, template, where, at, headings, reason,
-                reading, category, extra, when)
+    return Rule(
+        rid, name, catalogue, status, citations, template, where, at, headings, reason, reading, category, extra, when
+    )
 
 
 def parse_rule_file(path: Path, vocab: Vocabulary, root: Path) -> list[Rule]:
@@ -219,8 +225,9 @@ def parse_rule_file(path: Path, vocab: Vocabulary, root: Path) -> list[Rule]:
                 j += 1
             if j == len(lines):
                 raise RulebookError(where, start, "unclosed ```rule block")
-            rules.append(parse_rule_block("\n".join(lines[start:j]), where, start,
-                                          tuple(h for _, h in headings), vocab))
+            rules.append(
+                parse_rule_block("\n".join(lines[start:j]), where, start, tuple(h for _, h in headings), vocab)
+            )
             i = j
         i += 1
     return rules
@@ -235,12 +242,14 @@ def load_rules(rules_dir: Path = RULES_DIR) -> tuple[Rule, ...]:
     seen: dict[str, Rule] = {}
     for r in rules:
         if r.catalogue is None:
-            raise RulebookError(r.path, r.line, f"rule {r.id} needs a `catalogue` id (R001, or R001a for a "
-                                                f"second rule drawn from the same entry)")
+            raise RulebookError(
+                r.path,
+                r.line,
+                f"rule {r.id} needs a `catalogue` id (R001, or R001a for a second rule drawn from the same entry)",
+            )
         for key in (r.id, r.name, r.catalogue):
             if key in seen:
-                raise RulebookError(r.path, r.line, f"{key} is already used by the rule at "
-                                                    f"{seen[key].location}")
+                raise RulebookError(r.path, r.line, f"{key} is already used by the rule at {seen[key].location}")
             seen[key] = r
     return tuple(sorted(rules, key=lambda r: (r.catalogue or "R999", r.id)))
 

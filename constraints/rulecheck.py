@@ -57,6 +57,7 @@ def load_vacuity_allowlist(rules: Sequence[Rule], path: Path = VACUITY_ALLOWLIST
             raise ValueError(f"{path.name}: entry {n}: write rule = \"<id>\" and reason = \"…\" (only)")
         if rid not in ids:
             from xiangshe.domain.errors import did_you_mean
+
             raise ValueError(f"{path.name}: entry {n}: no rule {rid!r}; {did_you_mean(rid, sorted(ids))}")
         if rid in out:
             raise ValueError(f"{path.name}: entry {n}: {rid} is listed twice")
@@ -66,14 +67,14 @@ def load_vacuity_allowlist(rules: Sequence[Rule], path: Path = VACUITY_ALLOWLIST
 
 @dataclass
 class Item:
-    check: str                   # quotes | machines | vacuity | consistency | redundancy
-    subject: str                 # a rule id, a machine, a trace …
+    check: str  # quotes | machines | vacuity | consistency | redundancy
+    subject: str  # a rule id, a machine, a trace …
     ok: bool
     message: str
     location: str | None = None  # where the subject is defined (path:line)
     quote: str | None = None
     source_line: int | None = None
-    severity: str = "error"      # error | warning | note
+    severity: str = "error"  # error | warning | note
 
 
 @dataclass
@@ -91,8 +92,14 @@ class Report:
 def check_quotes(rules: Sequence[Rule], tables: Sequence[Table]) -> list[Item]:
     n_rules = sum(len(r.citations) for r in rules)
     n_edges = sum(len(t.edges) for t in tables)
-    return [Item("quotes", "all", True, f"{n_rules} rule quotes and {n_edges} machine-edge quotes are "
-                                        "verbatim and unambiguous in xiangsheli.txt")]
+    return [
+        Item(
+            "quotes",
+            "all",
+            True,
+            f"{n_rules} rule quotes and {n_edges} machine-edge quotes are verbatim and unambiguous in xiangsheli.txt",
+        )
+    ]
 
 
 def check_machines(tables: Sequence[Table]) -> list[Item]:
@@ -109,16 +116,26 @@ def check_machines(tables: Sequence[Table]) -> list[Item]:
         unreachable = [s for s in t.states if s not in seen]
         traps = [s for s in t.states if not t.allowed(s) and s not in t.final]
         ok = not unreachable and not traps
-        msg = (f"{len(t.states)} states, {len(t.edges)} edges: all reachable, no trap"
-               if ok else "; ".join(filter(None, [
-                   f"unreachable: {', '.join(unreachable)}" if unreachable else "",
-                   f"trap states (no way out, not final): {', '.join(traps)}" if traps else ""])))
+        msg = (
+            f"{len(t.states)} states, {len(t.edges)} edges: all reachable, no trap"
+            if ok
+            else "; ".join(
+                filter(
+                    None,
+                    [
+                        f"unreachable: {', '.join(unreachable)}" if unreachable else "",
+                        f"trap states (no way out, not final): {', '.join(traps)}" if traps else "",
+                    ],
+                )
+            )
+        )
         out.append(Item("machines", t.name, ok, msg, t.path))
     return out
 
 
-def check_vacuity(rules: Sequence[Rule], stagings: Sequence[Trace],
-                  allowed: Mapping[str, str] | None = None) -> list[Item]:
+def check_vacuity(
+    rules: Sequence[Rule], stagings: Sequence[Trace], allowed: Mapping[str, str] | None = None
+) -> list[Item]:
     """Each encoded rule: are its acts staged and is it triggered? `allowed` (rule id → reason, the
     allow-list): a rule the stagings leave vacuous is a note 「not staged: reason」; an allowed rule
     that IS triggered is an error (the entry is stale)."""
@@ -131,55 +148,65 @@ def check_vacuity(rules: Sequence[Rule], stagings: Sequence[Trace],
         if not r.encoded:
             continue
         pats = r.template.patterns()
-        if not pats:          # a cast rule: it speaks of every pair of every staging
+        if not pats:  # a cast rule: it speaks of every pair of every staging
             out.append(Item("vacuity", r.id, True, "applies to the cast of every staging", r.location))
             continue
         named = {a for p in pats for a in (p.acts or ())}
         missing = sorted(a for a in named if a not in acts)
         triggers = r.template.triggers()
-        fired = not triggers or any(ctx.matches(p, e) for p in triggers for ctx in ctxs
-                                    for e in ctx.trace)
+        fired = not triggers or any(ctx.matches(p, e) for p in triggers for ctx in ctxs for e in ctx.trace)
         absent = sorted({role for p in pats for role in (p.roles or ()) if role not in roles})
         if r.template.kind == "occasion_absence":
             # in force in every staging whose occasion meets its `given` (the venue, the rank …)
             ok = any(r.template.applies(t.cast) for t in stagings)
             if not ok:
                 from xiangshe.domain.occasion import describe
+
                 absent = [f"staging held where {describe(r.template.given)}"]
         elif r.template.kind == "absence":
             # a prohibition is in force wherever its actors take part: that the forbidden act is
             # never staged is the point (`* 宿戒`), not a sign that the rule is vacuous
-            ok = len(absent) < len({role for p in pats for role in (p.roles or ())}) or \
-                any(not p.roles for p in pats)
+            ok = len(absent) < len({role for p in pats for role in (p.roles or ())}) or any(not p.roles for p in pats)
         else:
             # a pattern with any act (`宾 * phase=Φ52`) names no act that could be missing
             ok = fired and (len(missing) < len(named) or any(not p.acts for p in pats))
-        msg = ("triggered in the bundled stagings" if ok else
-               "never triggered in the bundled stagings" + (f" (acts never staged: {', '.join(missing)})"
-                                                           if missing else ""))
+        msg = (
+            "triggered in the bundled stagings"
+            if ok
+            else "never triggered in the bundled stagings"
+            + (f" (acts never staged: {', '.join(missing)})" if missing else "")
+        )
         severity = "note" if ok else "error" if not fired else "warning"
         if not ok and absent:
             msg += f"; its condition never arises there: no {', '.join(absent)} takes part"
             severity = "warning"
         if r.id in allowed:
             if ok:
-                msg, ok, severity = (f"allow-listed in {VACUITY_ALLOWLIST.name} but triggered in the bundled "
-                                     "stagings: remove the entry", False, "error")
+                msg, ok, severity = (
+                    f"allow-listed in {VACUITY_ALLOWLIST.name} but triggered in the bundled stagings: remove the entry",
+                    False,
+                    "error",
+                )
             else:
                 msg, ok, severity = f"not staged: {allowed[r.id]}", True, "note"
-        out.append(Item("vacuity", r.id, ok, msg, r.location, r.citations[0].quote,
-                        r.citations[0].line, severity))
+        out.append(Item("vacuity", r.id, ok, msg, r.location, r.citations[0].quote, r.citations[0].line, severity))
     return out
 
 
-def check_consistency(rules: Sequence[Rule], stagings: Sequence[Trace], readings: dict[str, str]
-                      ) -> list[Item]:
+def check_consistency(rules: Sequence[Rule], stagings: Sequence[Trace], readings: dict[str, str]) -> list[Item]:
     out = []
     for t in stagings:
         result = check_trace(t, rules, readings)
-        out.append(Item("consistency", t.path, result.ok,
-                        "keeps every machine and every rule in force" if result.ok else
-                        f"{len(result.findings)} violations: {sorted({f.rule for f in result.findings})[:6]}"))
+        out.append(
+            Item(
+                "consistency",
+                t.path,
+                result.ok,
+                "keeps every machine and every rule in force"
+                if result.ok
+                else f"{len(result.findings)} violations: {sorted({f.rule for f in result.findings})[:6]}",
+            )
+        )
     out.append(_z3_consistency(rules))
     return out
 
@@ -207,19 +234,35 @@ def _z3_consistency(rules: Sequence[Rule], k: int = 4) -> Item:
         s.assert_and_track(f, lit)
     result = s.check()
     if result == z3.sat:
-        return Item("consistency", "z3", True, f"z3: the {len(encoded)} encoded rules and every machine "
-                                               f"hold together on a trace of {k} events")
+        return Item(
+            "consistency",
+            "z3",
+            True,
+            f"z3: the {len(encoded)} encoded rules and every machine hold together on a trace of {k} events",
+        )
     if result == z3.unknown:
         return Item("consistency", "z3", False, f"z3 gave up: {s.reason_unknown()}", severity="warning")
     core = sorted(str(c) for c in s.unsat_core())
     named = [f"{rid} 「{tracked[rid].citations[0].quote}」" for rid in core if rid in tracked]
-    return Item("consistency", "z3", False, "z3: no trace of {} events keeps them all; the rules in "
-                                            "conflict: {}".format(k, "; ".join(named) or "the machines alone"))
+    return Item(
+        "consistency",
+        "z3",
+        False,
+        "z3: no trace of {} events keeps them all; the rules in conflict: {}".format(
+            k, "; ".join(named) or "the machines alone"
+        ),
+    )
 
 
-def check_redundancy(rules: Sequence[Rule], readings: dict[str, str],
-                     examples: Mapping[str, Sequence[Trace]], depth: int, search_all: bool = False,
-                     progress: Progress | None = None, jobs: int = 1) -> list[Item]:
+def check_redundancy(
+    rules: Sequence[Rule],
+    readings: dict[str, str],
+    examples: Mapping[str, Sequence[Trace]],
+    depth: int,
+    search_all: bool = False,
+    progress: Progress | None = None,
+    jobs: int = 1,
+) -> list[Item]:
     """Is each encoded rule independent of the machines and the other rules? A witness settles it:
     a trace that breaks the rule and nothing else (its bundled violating example, checked now under
     the readings in force). A rule without one is searched by z3 for a counterexample of at most
@@ -236,11 +279,23 @@ def check_redundancy(rules: Sequence[Rule], readings: dict[str, str],
             progress(f"redundancy {i}/{len(encoded)} {r.id}: witness")
         seen = None if search_all else witness(r, examples.get(r.id, ()), rules, readings)
         if seen is not None:
-            verdicts[r.id] = Item("redundancy", r.id, True, f"independent: {seen.path} breaks it and "
-                                  "nothing else", r.location, severity="note")
+            verdicts[r.id] = Item(
+                "redundancy",
+                r.id,
+                True,
+                f"independent: {seen.path} breaks it and nothing else",
+                r.location,
+                severity="note",
+            )
         elif not depth:
-            verdicts[r.id] = Item("redundancy", r.id, True, "no violating example breaks it alone, and "
-                                  "no search was asked for (--redundancy 0)", r.location, severity="warning")
+            verdicts[r.id] = Item(
+                "redundancy",
+                r.id,
+                True,
+                "no violating example breaks it alone, and no search was asked for (--redundancy 0)",
+                r.location,
+                severity="warning",
+            )
         else:
             to_search.append(r)
     if jobs > 1 and len(to_search) > 1:
@@ -274,7 +329,7 @@ def _search(rule: Rule, rules: Sequence[Rule], depth: int) -> tuple[str, int | N
 
     try:
         outcome = refute(rule, rules, depth)
-    except Disagreement as e:         # a bug of the z3 meaning or of the checker: report it, do not crash
+    except Disagreement as e:  # a bug of the z3 meaning or of the checker: report it, do not crash
         return "disagree", None, str(e).splitlines()[0]
     if isinstance(outcome, Exhausted):
         return "none", None, ""
@@ -301,7 +356,7 @@ def _sigint_deferred() -> Iterator[None]:
         return
     from multiprocessing import resource_tracker
 
-    resource_tracker.ensure_running()          # before the block: starting it unblocks SIGINT again
+    resource_tracker.ensure_running()  # before the block: starting it unblocks SIGINT again
     caught: list[int] = []
     can_block = hasattr(signal, "pthread_sigmask")
     mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if can_block else None
@@ -311,7 +366,7 @@ def _sigint_deferred() -> Iterator[None]:
     finally:
         signal.signal(signal.SIGINT, handler)
         if mask is not None:
-            signal.pthread_sigmask(signal.SIG_SETMASK, mask)      # a signal held back arrives now
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # a signal held back arrives now
         if caught:
             signal.raise_signal(signal.SIGINT)
 
@@ -326,27 +381,51 @@ def _search_in_rulebook(rule_id: str, readings: dict[str, str], depth: int) -> t
 
 def _search_item(r: Rule, depth: int, kind: str, steps: int | None, reason: str) -> Item:
     if kind == "none":
-        return Item("redundancy", r.id, True, f"no counterexample up to {depth} steps: implied by the "
-                    "machines and the other rules up to that length (not a proof)",
-                    r.location, r.citations[0].quote, r.citations[0].line, "warning")
+        return Item(
+            "redundancy",
+            r.id,
+            True,
+            f"no counterexample up to {depth} steps: implied by the "
+            "machines and the other rules up to that length (not a proof)",
+            r.location,
+            r.citations[0].quote,
+            r.citations[0].line,
+            "warning",
+        )
     if kind == "unknown":
         return Item("redundancy", r.id, True, f"inconclusive: {reason}", r.location, severity="warning")
     if kind == "disagree":
-        return Item("redundancy", r.id, False, f"z3 and the checker disagree on a candidate (a bug to "
-                    f"report): {reason}", r.location, severity="error")
-    return Item("redundancy", r.id, True, f"independent: a counterexample of {steps} steps (z3)",
-                r.location, severity="note")
+        return Item(
+            "redundancy",
+            r.id,
+            False,
+            f"z3 and the checker disagree on a candidate (a bug to report): {reason}",
+            r.location,
+            severity="error",
+        )
+    return Item(
+        "redundancy", r.id, True, f"independent: a counterexample of {steps} steps (z3)", r.location, severity="note"
+    )
 
 
-def check_rulebook(rules: Sequence[Rule], tables: Sequence[Table], stagings: Sequence[Trace],
-                   readings: dict[str, str], examples: Mapping[str, Sequence[Trace]],
-                   redundancy: int = 16, search_all: bool = False,
-                   progress: Progress | None = None, jobs: int = 1) -> Report:
+def check_rulebook(
+    rules: Sequence[Rule],
+    tables: Sequence[Table],
+    stagings: Sequence[Trace],
+    readings: dict[str, str],
+    examples: Mapping[str, Sequence[Trace]],
+    redundancy: int = 16,
+    search_all: bool = False,
+    progress: Progress | None = None,
+    jobs: int = 1,
+) -> Report:
     report = Report()
-    for name, step in (("quotes", lambda: check_quotes(rules, tables)),
-                       ("machines", lambda: check_machines(tables)),
-                       ("vacuity", lambda: check_vacuity(rules, stagings, load_vacuity_allowlist(rules))),
-                       ("consistency", lambda: check_consistency(rules, stagings, readings))):
+    for name, step in (
+        ("quotes", lambda: check_quotes(rules, tables)),
+        ("machines", lambda: check_machines(tables)),
+        ("vacuity", lambda: check_vacuity(rules, stagings, load_vacuity_allowlist(rules))),
+        ("consistency", lambda: check_consistency(rules, stagings, readings)),
+    ):
         if progress:
             progress(name)
         report.add(*step())

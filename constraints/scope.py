@@ -37,10 +37,10 @@ IDS = (PHASES, OPEN, OUTSIDE)
 NAMES = {PHASES: "全礼之节", OPEN: "事毕", OUTSIDE: "片段之节"}
 WHAT = {
     PHASES: "a trace that declares no fragment is a whole ceremony and stages every phase the text "
-            "prescribes (Φ10 and Φ29 only when a 大夫 or a 公 is in the cast; a `phase` line with no "
-            "events under it stages the phase empty)",
+    "prescribes (Φ10 and Φ29 only when a 大夫 or a 公 is in the cast; a `phase` line with no "
+    "events under it stages the phase empty)",
     OPEN: "at the end of a whole ceremony every implement whose machine names final states is in one "
-          "of them (the 侯 let down, the 中 taken away, no 荐 or 俎 left in someone's hands)",
+    "of them (the 侯 let down, the 中 taken away, no 荐 or 俎 left in someone's hands)",
     OUTSIDE: "the events of a fragment lie in the phases its `fragment` line declares",
 }
 #: the words of the text each check answers to: the ceremony's opening, its archery's close
@@ -58,8 +58,8 @@ class Open:
     machine: str
     state: str
     final: tuple[str, ...]
-    line: int                      # the last event that moved or named it
-    citation: Citation             # the edge into a final state
+    line: int  # the last event that moved or named it
+    citation: Citation  # the edge into a final state
 
 
 @dataclass(frozen=True)
@@ -86,30 +86,30 @@ class Problem:
 
 @dataclass(frozen=True)
 class Scope:
-    whole: bool                          # no fragment declaration
-    declared: tuple[str, ...] | None     # the fragment's phases (None: not named, or whole)
-    phases: tuple[str, ...]              # the phases the trace stages, in order
-    missing: tuple[str, ...]             # for a whole ceremony: required phases not staged
-    throughout: tuple[str, ...]          # ids of rules in force that hold throughout (no trigger)
-    reached: tuple[str, ...]             # ids of rules in force whose trigger occurs
-    unreached: tuple[str, ...]           # ids of rules in force whose trigger never occurs
+    whole: bool  # no fragment declaration
+    declared: tuple[str, ...] | None  # the fragment's phases (None: not named, or whole)
+    phases: tuple[str, ...]  # the phases the trace stages, in order
+    missing: tuple[str, ...]  # for a whole ceremony: required phases not staged
+    throughout: tuple[str, ...]  # ids of rules in force that hold throughout (no trigger)
+    reached: tuple[str, ...]  # ids of rules in force whose trigger occurs
+    unreached: tuple[str, ...]  # ids of rules in force whose trigger never occurs
     open: tuple[Open, ...]
     pending: tuple[Pending, ...] = ()
-    occasion: Occasion | None = None     # the occasion the rules were checked under (domain/occasion.py)
+    occasion: Occasion | None = None  # the occasion the rules were checked under (domain/occasion.py)
 
     def claim(self) -> str:
         """What the staging claims to be, in words."""
         if self.whole:
             return "the whole ceremony"
-        return ("a fragment (" + phase_span(self.declared) + ")") if self.declared else \
-            "a fragment (its phases not named)"
+        return (
+            ("a fragment (" + phase_span(self.declared) + ")") if self.declared else "a fragment (its phases not named)"
+        )
 
 
 def required_phases(trace: Trace) -> tuple[str, ...]:
     """The phases a whole ceremony with this cast stages."""
     roles = set(trace.cast.by_role)
-    return tuple(p for p in vocabulary().phases
-                 if p not in CONDITIONAL or roles & set(CONDITIONAL[p]))
+    return tuple(p for p in vocabulary().phases if p not in CONDITIONAL or roles & set(CONDITIONAL[p]))
 
 
 def ends(trace: Trace, rep: Replay) -> list[Open]:
@@ -122,8 +122,7 @@ def ends(trace: Trace, rep: Replay) -> list[Open]:
         if m is None or not m.table.final:
             continue
         before = rep.obj_state[e.index]
-        last[(m.table.name, e.obj.key)] = (m.by_act.get(e.act, {}).get(before, before) or before, e.line,
-                                           m.table)
+        last[(m.table.name, e.obj.key)] = (m.by_act.get(e.act, {}).get(before, before) or before, e.line, m.table)
     out = []
     for (name, key), (state, line, table) in last.items():
         if state not in table.final:
@@ -159,8 +158,7 @@ def due_beyond(trace: Trace, rule: Rule, event: int | None) -> bool:
     if frag is None or rule.template is None or rule.template.kind != "response":
         return False
     order = list(vocabulary().phases)
-    covered = frag.phases or tuple(p for _, p in trace.phase_lines) or tuple(
-        e.phase for e in trace.events if e.phase)
+    covered = frag.phases or tuple(p for _, p in trace.phase_lines) or tuple(e.phase for e in trace.events if e.phase)
     last = max((order.index(p) for p in covered), default=-1)
     staged_last = max((order.index(e.phase) for e in trace.events if e.phase), default=-1)
     keys = {k for pair in rule.template.same for k in pair}
@@ -171,7 +169,7 @@ def due_beyond(trace: Trace, rule: Rule, event: int | None) -> bool:
     if not phases:
         return True
     if frag.phases and not set(phases) & set(frag.phases):
-        return True           # it falls in phases the fragment says it does not show
+        return True  # it falls in phases the fragment says it does not show
     return max(order.index(p) for p in phases) > last
 
 
@@ -180,6 +178,7 @@ def _phase_citation(phase: str) -> Citation:
     """The line of the text where the canonical ceremony's staging of `phase` begins."""
     from xiangshe import CANONICAL
     from xiangshe.domain.parse import parse_file
+
     for e in parse_file(CANONICAL, "canonical.trace").events:
         if e.phase == phase and e.source_line:
             line = TEXT.lines[e.source_line - 1]
@@ -189,8 +188,9 @@ def _phase_citation(phase: str) -> Citation:
 
 def scope(trace: Trace, rep: Replay, ctx: Context, rules: Sequence[Rule]) -> tuple[Scope, list[Problem]]:
     """The scope of a check of `trace`, and the scope findings (see the module's docstring)."""
-    staged = tuple(dict.fromkeys([*(e.phase for e in trace.events if e.phase),
-                                  *(p for _, p in trace.phase_lines)]))    # a phase may be declared empty
+    staged = tuple(
+        dict.fromkeys([*(e.phase for e in trace.events if e.phase), *(p for _, p in trace.phase_lines)])
+    )  # a phase may be declared empty
     order = {p: i for i, p in enumerate(vocabulary().phases)}
     staged = tuple(sorted(staged, key=order.__getitem__))
     frag = trace.fragment
@@ -203,28 +203,47 @@ def scope(trace: Trace, rep: Replay, ctx: Context, rules: Sequence[Rule]) -> tup
         names = vocabulary().phases
         last = trace.events[-1] if trace.events else None
         first = missing[0]
-        problems.append(Problem(
-            PHASES, last.line if last else None, last.index if last else None,
-            f"a whole ceremony (the trace declares no fragment) stages every phase, but "
-            f"{len(missing)} of {len(required_phases(trace))} are missing: {phase_span(missing)} "
-            f"(first {first} {names[first].name}); if it is a part, declare it before its first event: "
-            "fragment" + (f" {phase_span(staged)}" if staged else ""),
-            _phase_citation(first), "fragment"))
-    if whole and not missing:           # a staging that stops early leaves things open because it stops
+        problems.append(
+            Problem(
+                PHASES,
+                last.line if last else None,
+                last.index if last else None,
+                f"a whole ceremony (the trace declares no fragment) stages every phase, but "
+                f"{len(missing)} of {len(required_phases(trace))} are missing: {phase_span(missing)} "
+                f"(first {first} {names[first].name}); if it is a part, declare it before its first event: "
+                "fragment" + (f" {phase_span(staged)}" if staged else ""),
+                _phase_citation(first),
+                "fragment",
+            )
+        )
+    if whole and not missing:  # a staging that stops early leaves things open because it stops
         for o in opened:
-            problems.append(Problem(
-                OPEN, o.line, None,
-                f"at the end of the ceremony {o.instance} is {o.state}; its part ends "
-                f"{' or '.join(o.final)}", o.citation, f"{o.instance} {o.state}"))
+            problems.append(
+                Problem(
+                    OPEN,
+                    o.line,
+                    None,
+                    f"at the end of the ceremony {o.instance} is {o.state}; its part ends {' or '.join(o.final)}",
+                    o.citation,
+                    f"{o.instance} {o.state}",
+                )
+            )
     elif frag is not None and frag.phases:
         declared = set(frag.phases)
         seen: set[str] = set()
         for e in trace.events:
             if e.phase and e.phase not in declared and e.phase not in seen:
                 seen.add(e.phase)
-                problems.append(Problem(
-                    OUTSIDE, e.line, e.index,
-                    f"{e.phase} is outside the fragment's phases ({phase_span(frag.phases)}, line "
-                    f"{frag.line})", _phase_citation(e.phase), e.render()))
-    return Scope(whole, frag.phases if frag else None, staged, missing, always, yes, no, tuple(opened),
-                 occasion=trace.occasion), problems
+                problems.append(
+                    Problem(
+                        OUTSIDE,
+                        e.line,
+                        e.index,
+                        f"{e.phase} is outside the fragment's phases ({phase_span(frag.phases)}, line {frag.line})",
+                        _phase_citation(e.phase),
+                        e.render(),
+                    )
+                )
+    return Scope(
+        whole, frag.phases if frag else None, staged, missing, always, yes, no, tuple(opened), occasion=trace.occasion
+    ), problems

@@ -33,16 +33,32 @@ SCORING = {"zheng": {"中正"}, "hou": {"中正", "中侯"}}
 #: how the audit names what scores, per reading
 SCORING_LABEL = {"zheng": "a hit on the 正 (中正; 郑注 贯犹中, 不中正不释算)", "hou": "a hit on the 侯 (中正 or 中侯)"}
 #: the words of the text the audit checks (counted as cited by `coverage`)
-CITED = (("获而未释获", 102), ("不贯不释", None), ("不鼓不释", None), ("每一个释一算", None),
-         ("拾发，以将乘矢", None), ("凿背容八算", None), ("箭筹八十", None),
-         ("若右胜，则曰：“右贤于左。”", None), ("若左胜，则曰：“左贤于右。”", None),
-         ("以纯数告；若有奇者，亦曰奇", None), ("若左右钧，则左右皆执一算以告，曰：“左右钧。”", None),
-         ("二算为纯", None), ("一算为奇", None), ("十纯则缩而委之，每委异之", None), ("有余纯，则横于下", None),
-         ("奇则又缩诸纯下", None), ("一纯以委，十则异之，其余如右获", None))
+CITED = (
+    ("获而未释获", 102),
+    ("不贯不释", None),
+    ("不鼓不释", None),
+    ("每一个释一算", None),
+    ("拾发，以将乘矢", None),
+    ("凿背容八算", None),
+    ("箭筹八十", None),
+    ("若右胜，则曰：“右贤于左。”", None),
+    ("若左胜，则曰：“左贤于右。”", None),
+    ("以纯数告；若有奇者，亦曰奇", None),
+    ("若左右钧，则左右皆执一算以告，曰：“左右钧。”", None),
+    ("二算为纯", None),
+    ("一算为奇", None),
+    ("十纯则缩而委之，每委异之", None),
+    ("有余纯，则横于下", None),
+    ("奇则又缩诸纯下", None),
+    ("一纯以委，十则异之，其余如右获", None),
+)
 WORDS = {"右": "右贤于左", "左": "左贤于右", "钧": "左右钧"}
 #: what the text says for each result (the quote an announcement check cites)
-SAID = {"右": "若右胜，则曰：“右贤于左。”", "左": "若左胜，则曰：“左贤于右。”",
-        "钧": "若左右钧，则左右皆执一算以告，曰：“左右钧。”"}
+SAID = {
+    "右": "若右胜，则曰：“右贤于左。”",
+    "左": "若左胜，则曰：“左贤于右。”",
+    "钧": "若左右钧，则左右皆执一算以告，曰：“左右钧。”",
+}
 #: the acts of the 释获者 laying out a counted side (L151–153)
 LAYOUT = ("缩", "横", "奇")
 #: how the audit names each reading of 贤获 (readings.toml [xian-huo])
@@ -51,15 +67,24 @@ XIAN_HUO_LABEL = {"margin": "the margin, 郑注 齊之而取其餘", "whole": "t
 #: the checks of the audit that can fail, each a finding `audit.<catalogue>` (`audit_id`): catalogue
 #: id, what is checked, the quote of the text it checks
 AUDIT_CHECKS: tuple[tuple[str, str, str], ...] = (
-    ("R132", "the announcement (右贤于左 / 左贤于右 / 左右钧) agrees with the tallies",
-     "若右胜，则曰：“右贤于左。”若左胜，则曰：“左贤于右。”以纯数告；若有奇者，亦曰奇"),
-    ("N10", "the count announced (chun= 纯, qi= 奇) is the 贤获 under the reading xian-huo; 「左右钧」 "
-            "has none", "以纯数告；若有奇者，亦曰奇"),
-    ("R131", "each side counted is laid out in bundles of ten 纯 (缩), the 纯 left over (横) and the 奇 "
-             "under them, which together are its tallies", "十纯则缩而委之，每委异之；有余纯，则横于下"),
+    (
+        "R132",
+        "the announcement (右贤于左 / 左贤于右 / 左右钧) agrees with the tallies",
+        "若右胜，则曰：“右贤于左。”若左胜，则曰：“左贤于右。”以纯数告；若有奇者，亦曰奇",
+    ),
+    (
+        "N10",
+        "the count announced (chun= 纯, qi= 奇) is the 贤获 under the reading xian-huo; 「左右钧」 has none",
+        "以纯数告；若有奇者，亦曰奇",
+    ),
+    (
+        "R131",
+        "each side counted is laid out in bundles of ten 纯 (缩), the 纯 left over (横) and the 奇 "
+        "under them, which together are its tallies",
+        "十纯则缩而委之，每委异之；有余纯，则横于下",
+    ),
     ("N01", "no shooter looses more than a set of four arrows (乘矢) in a round", "拾发，以将乘矢"),
-    ("N06", "no more than 72 tallies released in a round: of 80 (箭筹八十) eight stay in the 中",
-     "箭筹八十"),
+    ("N06", "no more than 72 tallies released in a round: of 80 (箭筹八十) eight stay in the 中", "箭筹八十"),
     ("N08", "no more than eight tallies for one pair in a round: the 中 holds eight", "凿背容八算"),
 )
 
@@ -67,8 +92,11 @@ AUDIT_CHECKS: tuple[tuple[str, str, str], ...] = (
 #: each check's own name, as its catalogue entry has it (`audit_name`)
 AUDIT_NAMES = {"R132": "告贤获", "N10": "以纯数告", "R131": "委算", "N01": "乘矢", "N06": "箭筹八十", "N08": "中容八算"}
 #: the words of the text an announcement follows, by the result of the round (RoundScore.winner)
-ANNOUNCE_QUOTES = {"右": "若右胜，则曰：“右贤于左。”", "左": "若左胜，则曰：“左贤于右。”",
-                   "钧": "若左右钧，则左右皆执一算以告，曰：“左右钧。”"}
+ANNOUNCE_QUOTES = {
+    "右": "若右胜，则曰：“右贤于左。”",
+    "左": "若左胜，则曰：“左贤于右。”",
+    "钧": "若左右钧，则左右皆执一算以告，曰：“左右钧。”",
+}
 
 
 def audit_name(catalogue: str) -> str:
@@ -99,12 +127,12 @@ class Arrow:
     line: int
     round: int
     shooter: str
-    side: str | None          # 上射 / 下射
+    side: str | None  # 上射 / 下射
     arrow: str | None
     result: str | None
     beat: str | None
     scores: bool
-    tallied: int              # how many tallies were released for it
+    tallied: int  # how many tallies were released for it
     why: str
     cite: Citation
 
@@ -122,9 +150,9 @@ class Check:
 class RoundScore:
     round: int
     arrows: list[Arrow] = field(default_factory=list)
-    tallies: Counter = field(default_factory=Counter)          # side (右/左) -> tallies released
-    expected: Counter = field(default_factory=Counter)         # side -> tallies that should be
-    announced: tuple[str, int] | None = None                   # (words, line)
+    tallies: Counter = field(default_factory=Counter)  # side (右/左) -> tallies released
+    expected: Counter = field(default_factory=Counter)  # side -> tallies that should be
+    announced: tuple[str, int] | None = None  # (words, line)
     #: the count announced with it: 纯 and 奇 (None where the announcement does not say it)
     said_chun: int | None = None
     said_qi: int | None = None
@@ -147,7 +175,7 @@ class RoundScore:
 
 
 _DIGITS = "零一二三四五六七八九"
-_UNITS = ((10 ** 8, "亿"), (10 ** 4, "万"), (1000, "千"), (100, "百"), (10, "十"))
+_UNITS = ((10**8, "亿"), (10**4, "万"), (1000, "千"), (100, "百"), (10, "十"))
 
 
 def chinese_number(k: int) -> str:
@@ -162,7 +190,7 @@ def chinese_number(k: int) -> str:
     if k < 0:
         raise ValueError(f"not a count: {k}")
 
-    def below(k: int, head: bool) -> str:          # k < 10**4, or grouped by 万 and 亿 above
+    def below(k: int, head: bool) -> str:  # k < 10**4, or grouped by 万 and 亿 above
         if k < 10:
             return _DIGITS[k]
         for size, unit in _UNITS:
@@ -173,7 +201,7 @@ def chinese_number(k: int) -> str:
                     gap = "零" if rest * 10 < size else ""
                     word += gap + below(rest, False)
                 return word
-        raise AssertionError(k)                     # not reached: k ≥ 10 is ≥ the smallest size
+        raise AssertionError(k)  # not reached: k ≥ 10 is ≥ the smallest size
 
     return below(k, True)
 
@@ -197,8 +225,8 @@ def audit(trace: Trace, readings: dict[str, str] | None = None) -> list[RoundSco
     scoring = SCORING[chosen["guan"]]
     persons = trace.cast.persons
     rounds: dict[int, RoundScore] = {}
-    tallies: Counter = Counter()            # (round, shooter, arrow) -> tallies released
-    side: str | None = None                 # the side being counted (the latest 数获)
+    tallies: Counter = Counter()  # (round, shooter, arrow) -> tallies released
+    side: str | None = None  # the side being counted (the latest 数获)
     for e in trace:
         if e.act == "释获" and e.round:
             tallies[(e.round, e.get("for"), e.get("arrow"))] += 1
@@ -211,7 +239,7 @@ def audit(trace: Trace, readings: dict[str, str] | None = None) -> list[RoundSco
             rs.said_chun, rs.said_qi = _count(e.get("chun")), _count(e.get("qi"))
             side = None
         elif e.act == "告" and e.get("words") == "奇" and e.round in rounds and rounds[e.round].announced:
-            rs = rounds[e.round]                # 若有奇者，亦曰奇: said after the 纯
+            rs = rounds[e.round]  # 若有奇者，亦曰奇: said after the 纯
             rs.said_qi = (rs.said_qi or 0) + 1
         if e.act == "数获" and e.round:
             side = e.get("side")
@@ -224,9 +252,9 @@ def audit(trace: Trace, readings: dict[str, str] | None = None) -> list[RoundSco
             chun = _count(e.get("chun"))
             qi = _count(e.get("qi"))
             if e.act == "缩" and chun is None and qi is None:
-                chun = 10                       # 十纯则缩而委之: a bundle is ten 纯
+                chun = 10  # 十纯则缩而委之: a bundle is ten 纯
             if e.act == "奇" and qi is None:
-                qi = 1                          # 一算为奇
+                qi = 1  # 一算为奇
             rs.layout.setdefault(where, []).append((e.act, chun, qi or 0, e.line))
     shots_by: Counter = Counter()
     for e in trace:
@@ -248,14 +276,22 @@ def audit(trace: Trace, readings: dict[str, str] | None = None) -> list[RoundSco
             why = f"{result}" + (" on the beat" if e.round == 3 else "") + ": 每一个释一算"
             cite = _cite("每一个释一算")
         n = tallies[(e.round, e.actor, e.get("arrow"))]
-        rs.arrows.append(Arrow(e.index, e.line, e.round, e.actor, p.side, e.get("arrow"), result,
-                               beat, scores, n, why, cite))
+        rs.arrows.append(
+            Arrow(e.index, e.line, e.round, e.actor, p.side, e.get("arrow"), result, beat, scores, n, why, cite)
+        )
         if scores:
             rs.expected["右" if p.side == "上射" else "左"] += 1
     for (rnd, who), n in shots_by.items():
         if n > 4:
-            rounds[rnd].checks.append(Check(False, f"{who} shot {n} arrows in round {rnd}; a set is 乘矢, four",
-                                            None, _cite("拾发，以将乘矢"), "N01"))
+            rounds[rnd].checks.append(
+                Check(
+                    False,
+                    f"{who} shot {n} arrows in round {rnd}; a set is 乘矢, four",
+                    None,
+                    _cite("拾发，以将乘矢"),
+                    "N01",
+                )
+            )
     for rs in rounds.values():
         _round_checks(rs, chosen, persons)
     return [rounds[r] for r in sorted(rounds)]
@@ -267,12 +303,26 @@ def _round_checks(rs: RoundScore, chosen: dict[str, str], persons) -> None:
         per_pair[persons[a.shooter].pair] += a.tallied
     for pair, n in per_pair.items():
         if n > 8:
-            rs.checks.append(Check(False, f"{n} tallies for pair {pair} in round {rs.round}; the 中 holds "
-                                          "eight (鹿中容八算)", None, _cite("凿背容八算"), "N08"))
+            rs.checks.append(
+                Check(
+                    False,
+                    f"{n} tallies for pair {pair} in round {rs.round}; the 中 holds eight (鹿中容八算)",
+                    None,
+                    _cite("凿背容八算"),
+                    "N08",
+                )
+            )
     total = rs.tallies["右"] + rs.tallies["左"]
     if total > 72:
-        rs.checks.append(Check(False, f"{total} tallies released in round {rs.round}; of 80 (箭筹八十) "
-                                      "eight stay in the 中", None, _cite("箭筹八十"), "N06"))
+        rs.checks.append(
+            Check(
+                False,
+                f"{total} tallies released in round {rs.round}; of 80 (箭筹八十) eight stay in the 中",
+                None,
+                _cite("箭筹八十"),
+                "N06",
+            )
+        )
     if rs.announced is not None:
         _announcement_checks(rs, chosen)
     for side in ("右", "左"):
@@ -280,9 +330,15 @@ def _round_checks(rs: RoundScore, chosen: dict[str, str], persons) -> None:
             rs.checks.append(_layout_check(rs, side))
     for side in sorted(set(rs.layout) - {"右", "左"}):
         lines = [ln for *_, ln in rs.layout[side]]
-        rs.checks.append(Check(False, f"{len(lines)} tallies laid out (缩/横/奇) with no side and before any "
-                                      "数获: say side=右 or side=左", lines[0],
-                               _cite("十纯则缩而委之，每委异之"), "R131"))
+        rs.checks.append(
+            Check(
+                False,
+                f"{len(lines)} tallies laid out (缩/横/奇) with no side and before any 数获: say side=右 or side=左",
+                lines[0],
+                _cite("十纯则缩而委之，每委异之"),
+                "R131",
+            )
+        )
 
 
 def _count(value: str | None) -> int | None:
@@ -301,33 +357,48 @@ def _announcement_checks(rs: RoundScore, chosen: dict[str, str]) -> None:
     words, line = rs.announced
     want = WORDS[rs.winner]
     due = "" if rs.winner == "钧" else f", {_said(*rs.counted(chosen['xian-huo']))}"
-    rs.checks.append(Check(words == want, f"announced 「{words}」; the tallies are 右 {rs.tallies['右']}, "
-                                          f"左 {rs.tallies['左']}: 「{want}」" + ("" if words == want else due),
-                           line, _cite(SAID[rs.winner]), "R132"))
+    rs.checks.append(
+        Check(
+            words == want,
+            f"announced 「{words}」; the tallies are 右 {rs.tallies['右']}, "
+            f"左 {rs.tallies['左']}: 「{want}」" + ("" if words == want else due),
+            line,
+            _cite(SAID[rs.winner]),
+            "R132",
+        )
+    )
     if words != want:
-        return                  # one fault, one finding: the count is compared once the side is right
+        return  # one fault, one finding: the count is compared once the side is right
     said = (rs.said_chun or 0, rs.said_qi or 0)
     gave = rs.said_chun is not None or rs.said_qi is not None
     if rs.winner == "钧":
         ok = said == (0, 0)
-        rs.checks.append(Check(ok, ("「左右钧」 announced with no count" if ok else
-                                    f"announced {_said(*said) if gave else 'no count'}; the tallies are "
-                                    f"equal (左右钧): no 贤获 and no count"),
-                               line, _cite("若左右钧，则左右皆执一算以告，曰：“左右钧。”"), "N10"))
+        rs.checks.append(
+            Check(
+                ok,
+                (
+                    "「左右钧」 announced with no count"
+                    if ok
+                    else f"announced {_said(*said) if gave else 'no count'}; the tallies are "
+                    f"equal (左右钧): no 贤获 and no count"
+                ),
+                line,
+                _cite("若左右钧，则左右皆执一算以告，曰：“左右钧。”"),
+                "N10",
+            )
+        )
         return
     reading = chosen["xian-huo"]
     chun, qi = rs.counted(reading)
     r, lft = rs.tallies["右"], rs.tallies["左"]
-    basis = (f"{max(r, lft)} − {min(r, lft)} = {abs(r - lft)}" if reading == "margin"
-             else f"{max(r, lft)}")
+    basis = f"{max(r, lft)} − {min(r, lft)} = {abs(r - lft)}" if reading == "margin" else f"{max(r, lft)}"
     label = XIAN_HUO_LABEL[reading]
     ok = gave and said == (chun, qi)
     if not gave:
         what = f"announced no count; the 贤获 under xian-huo={reading} ({label}: {basis}) is {_said(chun, qi)}"
         quote = "以纯数告"
     else:
-        what = (f"announced {_said(*said)}; the 贤获 under xian-huo={reading} ({label}: {basis}) is "
-                f"{_said(chun, qi)}")
+        what = f"announced {_said(*said)}; the 贤获 under xian-huo={reading} ({label}: {basis}) is {_said(chun, qi)}"
         quote = "若有奇者，亦曰奇" if said[0] == chun and said[1] != qi else "以纯数告"
     rs.checks.append(Check(ok, what, line, _cite("以纯数告；若有奇者，亦曰奇" if ok else quote), "N10"))
 
@@ -335,8 +406,9 @@ def _announcement_checks(rs: RoundScore, chosen: dict[str, str]) -> None:
 def _layout(bundles: list[int], heng: int, qi: int) -> str:
     parts = []
     if bundles:
-        parts.append(f"缩 {'+'.join(map(str, bundles))} 纯" if any(b != 10 for b in bundles)
-                     else f"{len(bundles)} 缩 of ten 纯")
+        parts.append(
+            f"缩 {'+'.join(map(str, bundles))} 纯" if any(b != 10 for b in bundles) else f"{len(bundles)} 缩 of ten 纯"
+        )
     if heng:
         parts.append(f"横 {heng} 纯")
     if qi:
@@ -359,28 +431,61 @@ def _layout_check(rs: RoundScore, side: str) -> Check:
     head = f"the {side} tallies, {n} ({chun_qi(n)}), "
     left = side == "左"
     if None in crosswise:
-        return Check(False, head + "are laid out with a 横 that does not say how many 纯 (chun=): "
-                     + want, [ln for act, c, _, ln in laid if act == "横" and c is None][0],
-                     _cite("有余纯，则横于下"), "R131")
+        return Check(
+            False,
+            head + "are laid out with a 横 that does not say how many 纯 (chun=): " + want,
+            [ln for act, c, _, ln in laid if act == "横" and c is None][0],
+            _cite("有余纯，则横于下"),
+            "R131",
+        )
     if any(b != 10 for b in bundles if b is not None) or None in bundles or extra_qi:
-        return Check(False, head + f"laid out {_layout([b or 0 for b in bundles], sum(crosswise), odds)}: a "
-                     f"bundle (缩) is ten 纯 and holds no 奇; {want}", line,
-                     _cite("一纯以委，十则异之，其余如右获" if left else "十纯则缩而委之，每委异之"), "R131")
+        return Check(
+            False,
+            head + f"laid out {_layout([b or 0 for b in bundles], sum(crosswise), odds)}: a "
+            f"bundle (缩) is ten 纯 and holds no 奇; {want}",
+            line,
+            _cite("一纯以委，十则异之，其余如右获" if left else "十纯则缩而委之，每委异之"),
+            "R131",
+        )
     heng = sum(crosswise)
     got = _layout(bundles, heng, odds)
     if heng >= 10:
-        return Check(False, head + f"laid out {got}: ten 纯 or more laid crosswise are bundled (十纯则缩而委之); "
-                     f"{want}", line, _cite("十纯则缩而委之，每委异之"), "R131")
+        return Check(
+            False,
+            head + f"laid out {got}: ten 纯 or more laid crosswise are bundled (十纯则缩而委之); {want}",
+            line,
+            _cite("十纯则缩而委之，每委异之"),
+            "R131",
+        )
     if odds > 1:
-        return Check(False, head + f"laid out {got}: one 算 is the 奇 (一算为奇); {want}", line,
-                     _cite("一算为奇，奇则又缩诸纯下"), "R131")
+        return Check(
+            False,
+            head + f"laid out {got}: one 算 is the 奇 (一算为奇); {want}",
+            line,
+            _cite("一算为奇，奇则又缩诸纯下"),
+            "R131",
+        )
     ok = (len(bundles), heng, odds) == (tens, rest, odd)
     if ok:
-        return Check(True, head + f"laid out {got}", line,
-                     _cite("一纯以委，十则异之，其余如右获" if left else "十纯则缩而委之，每委异之；有余纯，则横于下"),
-                     "R131")
-    quote = ("一算为奇，奇则又缩诸纯下" if (len(bundles), heng) == (tens, rest)
-             else "一纯以委，十则异之，其余如右获" if left else "十纯则缩而委之，每委异之；有余纯，则横于下")
+        return Check(
+            True,
+            head + f"laid out {got}",
+            line,
+            _cite("一纯以委，十则异之，其余如右获" if left else "十纯则缩而委之，每委异之；有余纯，则横于下"),
+            "R131",
+        )
+    quote = (
+        "一算为奇，奇则又缩诸纯下"
+        if (len(bundles), heng) == (tens, rest)
+        else "一纯以委，十则异之，其余如右获"
+        if left
+        else "十纯则缩而委之，每委异之；有余纯，则横于下"
+    )
     total = 20 * len(bundles) + 2 * heng + odds
-    return Check(False, head + f"laid out {got} ({total} {'tally' if total == 1 else 'tallies'}); they are "
-                 f"{want}", line, _cite(quote), "R131")
+    return Check(
+        False,
+        head + f"laid out {got} ({total} {'tally' if total == 1 else 'tallies'}); they are {want}",
+        line,
+        _cite(quote),
+        "R131",
+    )

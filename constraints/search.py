@@ -29,7 +29,7 @@ from xiangshe.domain.trace import Cast, Trace, phase_span
 from xiangshe.domain.vocabulary import vocabulary
 from xiangshe.fsm.table import table_for_object, tables
 
-RLIMIT = 60_000_000          # z3's work budget per check (deterministic, unlike a timeout)
+RLIMIT = 60_000_000  # z3's work budget per check (deterministic, unlike a timeout)
 
 #: the cast a search draws its persons from: one person of each role a rule may name, and enough
 #: shooters (in symbolic pairs) for the pairing rules
@@ -68,13 +68,13 @@ FREE_PAIRS = 3
 #: roles that can be in a pair (耦), and roles that handle a bow and arrows of their own
 SHOOTER_ROLES = frozenset({"主人", "宾", "大夫", "众宾", "弟子", "君", "诸公"})
 BOW_ROLES = SHOOTER_ROLES | {"司射", "司正"}
-INSTANCES = 2                # object instances per kind in a search (爵1, 爵2 …)
+INSTANCES = 2  # object instances per kind in a search (爵1, 爵2 …)
 
 
 @dataclass(frozen=True)
 class Refuted:
     trace: Trace
-    text: str                 # the counterexample in the line format (cast, pairs, events)
+    text: str  # the counterexample in the line format (cast, pairs, events)
     steps: int
 
 
@@ -173,8 +173,9 @@ def search_space(rule: Rule, others: Sequence[Rule]) -> tuple[set[str], set[str]
     if acts is None:
         return every, set(vocabulary().objects)
     acts = _machine_closure(acts, pats)
-    kinds = _kinds(pats) | {k for t in tables() if set(t.acts) & acts for k in t.objects
-                            if any(k in (p.objs or ()) for p in pats)}
+    kinds = _kinds(pats) | {
+        k for t in tables() if set(t.acts) & acts for k in t.objects if any(k in (p.objs or ()) for p in pats)
+    }
     changed = True
     while changed:
         changed = False
@@ -183,7 +184,7 @@ def search_space(rule: Rule, others: Sequence[Rule]) -> tuple[set[str], set[str]
             if not needs or not _can_fire(triggers, acts, kinds):
                 continue
             more = _acts(needs)
-            if more is None:        # 「君 *」: any act the alphabet has already satisfies it
+            if more is None:  # 「君 *」: any act the alphabet has already satisfies it
                 more = set()
             more = _machine_closure(more, needs)
             more_kinds = _kinds(needs)
@@ -197,20 +198,30 @@ def search_space(rule: Rule, others: Sequence[Rule]) -> tuple[set[str], set[str]
 class Search:
     """One search question: the unrolling, its domain and machine constraints, and a decoder."""
 
-    def __init__(self, k: int, acts: set[str], cast: Cast, free_pairs: int = FREE_PAIRS,
-                 kinds: set[str] | None = None, machines: bool = True) -> None:
+    def __init__(
+        self,
+        k: int,
+        acts: set[str],
+        cast: Cast,
+        free_pairs: int = FREE_PAIRS,
+        kinds: set[str] | None = None,
+        machines: bool = True,
+    ) -> None:
         self.k, self.acts, self.cast = k, acts, cast
-        self.sym = Symbolic(k, cast, free_pairs=free_pairs, tag=f"k{k}.",
-                            shooter_roles=SHOOTER_ROLES)
+        self.sym = Symbolic(k, cast, free_pairs=free_pairs, tag=f"k{k}.", shooter_roles=SHOOTER_ROLES)
         self.sym.alphabet = acts
         self.vocab = vocabulary()
         d: Domain = self.sym.d
         self.d = d
-        self.objects = [(kind, inst) for kind, inst in d.objects
-                        if (kinds is None or kind in kinds)
-                        and ((not self.vocab.objects[kind].personal and int(inst) <= INSTANCES)
-                             or (self.vocab.objects[kind].personal
-                                 and cast.persons[inst].role in BOW_ROLES))]
+        self.objects = [
+            (kind, inst)
+            for kind, inst in d.objects
+            if (kinds is None or kind in kinds)
+            and (
+                (not self.vocab.objects[kind].personal and int(inst) <= INSTANCES)
+                or (self.vocab.objects[kind].personal and cast.persons[inst].role in BOW_ROLES)
+            )
+        ]
         self.constraints: list[z3.BoolRef] = []
         self._domains()
         if machines:
@@ -223,9 +234,8 @@ class Search:
         n_persons = len(d.persons)
         for t in sym.steps:
             c = self.constraints
-            c.append(sym._in(s["act"][t], [0, *act_ix]))                 # 0: an idle step
-            c.append(z3.Implies(s["act"][t] == 0, z3.And(s["obj"][t] == 0, s["to"][t] == 0,
-                                                         s["for"][t] == 0)))
+            c.append(sym._in(s["act"][t], [0, *act_ix]))  # 0: an idle step
+            c.append(z3.Implies(s["act"][t] == 0, z3.And(s["obj"][t] == 0, s["to"][t] == 0, s["for"][t] == 0)))
             c += [s["actor"][t] >= 1, s["actor"][t] <= n_persons]
             c.append(sym._in(s["obj"][t], obj_ix))
             for key in ("to", "for"):
@@ -235,7 +245,7 @@ class Search:
                 c += [s[key][t] >= 0, s[key][t] <= len(values)]
             c += [s["phase"][t] >= 1, s["phase"][t] <= len(d.phase_ix)]
             if t:
-                c.append(s["phase"][t] >= s["phase"][t - 1])        # the phases follow the text
+                c.append(s["phase"][t] >= s["phase"][t - 1])  # the phases follow the text
             # an act on an object must be an act of its machine (as `check` requires of input);
             # a personal object belongs to the recipient, or else to the actor
             for kind, inst in self.objects:
@@ -246,8 +256,11 @@ class Search:
                     c.append(z3.Implies(s["obj"][t] == oid, sym._in(s["act"][t], allowed)))
                 if self.vocab.objects[kind].personal:
                     owner = d.person_ix[inst]
-                    c.append(z3.Implies(s["obj"][t] == oid,
-                                        z3.If(s["to"][t] != 0, s["to"][t] == owner, s["actor"][t] == owner)))
+                    c.append(
+                        z3.Implies(
+                            s["obj"][t] == oid, z3.If(s["to"][t] != 0, s["to"][t] == owner, s["actor"][t] == owner)
+                        )
+                    )
 
     def _machines(self) -> None:
         """Every instance the alphabet can move runs its machine, and no step is refused."""
@@ -280,11 +293,13 @@ class Search:
         places = ["", *d.places]
         objects = [("", ""), *d.objects]
         phases = {ph.order: pid for pid, ph in self.vocab.phases.items()}
-        present = {p for p in self.sym.persons
-                   if val(self.sym.pair[p]) or any(val(s[key][t]) == p for t in self.sym.steps
-                                                   if val(s["act"][t]) for key in ("actor", "to", "for"))}
-        lines = [line for line in SEARCH_CAST.splitlines() if line.split()[1] in
-                 {persons[p] for p in present}]
+        present = {
+            p
+            for p in self.sym.persons
+            if val(self.sym.pair[p])
+            or any(val(s[key][t]) == p for t in self.sym.steps if val(s["act"][t]) for key in ("actor", "to", "for"))
+        }
+        lines = [line for line in SEARCH_CAST.splitlines() if line.split()[1] in {persons[p] for p in present}]
         pairs: dict[int, dict[int, str]] = {}
         for p in self.sym.persons:
             pid, side = val(self.sym.pair[p]), val(self.sym.side[p])
@@ -295,7 +310,7 @@ class Search:
         phase = None
         for t in self.sym.steps:
             if val(s["act"][t]) == 0:
-                continue                                         # an idle step
+                continue  # an idle step
             ph = phases.get(val(s["phase"][t]))
             if ph != phase:
                 lines.append(f"phase {ph}")
@@ -340,8 +355,9 @@ def refute(rule: Rule, others: Sequence[Rule], depth: int = 12) -> Outcome:
         return Exhausted(depth)
 
 
-def _refute_within(rule: Rule, others: Sequence[Rule], depth: int, start: int = 1,
-                   learnt: Sequence[str] = ()) -> tuple[Outcome, tuple[str, ...]]:
+def _refute_within(
+    rule: Rule, others: Sequence[Rule], depth: int, start: int = 1, learnt: Sequence[str] = ()
+) -> tuple[Outcome, tuple[str, ...]]:
     """A shortest trace that the machines and `others` allow and `rule` forbids, if one has
     between `start` and `depth` steps; and the rules and machines learnt on the way.
 
@@ -384,7 +400,7 @@ def _refute_within(rule: Rule, others: Sequence[Rule], depth: int, start: int = 
             text = search.decode(s.model())
             trace = parse_lines(text, f"<counterexample to {rule.id}>")
             if lazy.refine(trace, rule):
-                continue                              # the candidate broke other rules: ask again
+                continue  # the candidate broke other rules: ask again
             return Refuted(trace, text, k), lazy.learnt
     return Exhausted(depth), lazy.learnt
 
@@ -398,7 +414,7 @@ class _Refinement:
         self.rules = {r.id: r for r in rules}
         self.asserted: set[str] = set()
         self.facts: list[z3.BoolRef] = list(search.constraints)
-        self.sent = 0                                # sym.constraints already in facts
+        self.sent = 0  # sym.constraints already in facts
         self._flush()
 
     @property
@@ -420,7 +436,7 @@ class _Refinement:
     def _flush(self) -> None:
         """Take in the machine relations built since the last call."""
         cons = self.search.sym.constraints
-        self.facts += cons[self.sent:]
+        self.facts += cons[self.sent :]
         self.sent = len(cons)
 
     def refine(self, trace: Trace, rule: Rule) -> bool:
@@ -428,15 +444,17 @@ class _Refinement:
         Raises Disagreement when the checker and z3 disagree."""
         from xiangshe.constraints.check import check_trace
 
-        found = {f.rule for f in check_trace(trace, list(self.rules.values())).findings
-                 if not f.rule.startswith("audit.")}
+        found = {
+            f.rule for f in check_trace(trace, list(self.rules.values())).findings if not f.rule.startswith("audit.")
+        }
         if rule.id not in found:
-            raise Disagreement(f"z3's candidate breaks {rule.id}, the checker says it does not:\n"
-                               f"{trace.path}")
+            raise Disagreement(f"z3's candidate breaks {rule.id}, the checker says it does not:\n{trace.path}")
         new = sorted(found - {rule.id} - self.asserted)
         if not new and found != {rule.id}:
-            raise Disagreement(f"z3 keeps {sorted(found - {rule.id})} in a candidate that the checker "
-                               f"says breaks them (counterexample to {rule.id})")
+            raise Disagreement(
+                f"z3 keeps {sorted(found - {rule.id})} in a candidate that the checker "
+                f"says breaks them (counterexample to {rule.id})"
+            )
         self.learn(new)
         return bool(new)
 
@@ -445,8 +463,7 @@ class Disagreement(Exception):
     """z3 found a counterexample that the Python checker does not confirm: a bug to report."""
 
 
-def breaks_only(trace: Trace, rule: Rule, rules: Sequence[Rule], readings: dict[str, str] | None
-                ) -> bool:
+def breaks_only(trace: Trace, rule: Rule, rules: Sequence[Rule], readings: dict[str, str] | None) -> bool:
     """Does the Python checker find `rule` broken and nothing else (no other rule, no machine)?
     The scoring audit is not part of the z3 model (it is arithmetic over a whole round): its
     findings do not count against a counterexample, and `counterexample` reports them apart."""
@@ -456,8 +473,7 @@ def breaks_only(trace: Trace, rule: Rule, rules: Sequence[Rule], readings: dict[
     return {r for r in found if not r.startswith("audit.")} == {rule.id}
 
 
-def _verdict(text: str, rule: Rule, rules: Sequence[Rule], readings: dict[str, str] | None
-             ) -> bool:
+def _verdict(text: str, rule: Rule, rules: Sequence[Rule], readings: dict[str, str] | None) -> bool:
     from xiangshe.domain.parse import TraceErrors
 
     try:
@@ -467,15 +483,15 @@ def _verdict(text: str, rule: Rule, rules: Sequence[Rule], readings: dict[str, s
     return breaks_only(trace, rule, rules, readings)
 
 
-def witness(rule: Rule, examples: Sequence[Trace], rules: Sequence[Rule],
-            readings: dict[str, str] | None) -> Trace | None:
+def witness(
+    rule: Rule, examples: Sequence[Trace], rules: Sequence[Rule], readings: dict[str, str] | None
+) -> Trace | None:
     """The first of `examples` (a rule's bundled violating examples) that breaks it and nothing
     else under these readings: a counterexample, though not shown to be a shortest one."""
     return next((t for t in examples if breaks_only(t, rule, rules, readings)), None)
 
 
-def minimise(text: str, rule: Rule, rules: Sequence[Rule], readings: dict[str, str] | None = None
-             ) -> str:
+def minimise(text: str, rule: Rule, rules: Sequence[Rule], readings: dict[str, str] | None = None) -> str:
     """Drop every event, pair and attribute the counterexample does not need, keeping it one
     (deterministic: greedy, in order). Raises Disagreement if Python rejects it from the start."""
     if not _verdict(text, rule, rules, readings):
@@ -486,20 +502,20 @@ def minimise(text: str, rule: Rule, rules: Sequence[Rule], readings: dict[str, s
         return _verdict(prune_cast(candidate), rule, rules, readings)
 
     i = 0
-    while i < len(lines):                                  # whole lines: events and pairs
+    while i < len(lines):  # whole lines: events and pairs
         head = lines[i].split()[0] if lines[i].split() else ""
-        if head not in ("cast", "phase") and ok(lines[:i] + lines[i + 1:]):
+        if head not in ("cast", "phase") and ok(lines[:i] + lines[i + 1 :]):
             del lines[i]
             continue
         i += 1
-    for i, line in enumerate(lines):                       # then attributes, one at a time
+    for i, line in enumerate(lines):  # then attributes, one at a time
         words = line.split()
         if not words or words[0] in ("cast", "pair", "phase"):
             continue
         j = 2
         while j < len(words):
-            trial = words[:j] + words[j + 1:]
-            if ok(lines[:i] + [" ".join(trial)] + lines[i + 1:]):          # an attribute or the object
+            trial = words[:j] + words[j + 1 :]
+            if ok(lines[:i] + [" ".join(trial)] + lines[i + 1 :]):  # an attribute or the object
                 words = trial
                 lines[i] = " ".join(words)
                 continue
@@ -525,7 +541,7 @@ def prune_cast(lines: list[str]) -> str:
         if words and words[0] == "cast" and words[1] not in named:
             continue
         if words and words[0] == "phase":
-            nxt = next((w for w in lines[i + 1:] if w.split()), "")
+            nxt = next((w for w in lines[i + 1 :] if w.split()), "")
             if not nxt or nxt.split()[0] == "phase":
                 continue
         out.append(line)

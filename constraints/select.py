@@ -34,7 +34,7 @@ from xiangshe.fsm.table import tables
 
 UNUSED = "suppression.unused"
 KINDS = ("rule", "machine", "audit", "scope", "suppression")
-_SECTION = re.compile(r"^[a-z]\d?_")     # a_xian_chou.md, and a2_L003-029.md: section A
+_SECTION = re.compile(r"^[a-z]\d?_")  # a_xian_chou.md, and a2_L003-029.md: section A
 _CATALOGUE_PREFIX = re.compile(r"^[RN]\d{0,2}$")
 _CATALOGUE = re.compile(r"^[RN]\d{2,3}[A-Z]?$")
 _ENTRY = re.compile(r"^R\d{3}$")
@@ -47,9 +47,9 @@ class CheckInfo:
     id: str
     name: str
     catalogue: str | None
-    kind: str                   # rule, machine, audit, suppression
-    category: str | None        # the rule's category; machine; scoring (the audit)
-    section: str | None         # A … H: the rulebook file the rule is written in
+    kind: str  # rule, machine, audit, suppression
+    category: str | None  # the rule's category; machine; scoring (the audit)
+    section: str | None  # A … H: the rulebook file the rule is written in
     citation: Citation
 
 
@@ -62,12 +62,11 @@ def _section(r: Rule) -> str | None:
 def universe() -> tuple[CheckInfo, ...]:
     """Every check a term can name: every rule of the rulebook (under any reading, encoded or not),
     every machine, every check of the scoring audit, and suppression.unused."""
-    out = [CheckInfo(r.id, r.name, r.catalogue, "rule", r.category, _section(r), r.citations[0])
-           for r in rulebook()]
-    out += [CheckInfo(f"machine.{t.slug}", t.name, None, "machine", "machine", None, t.edges[0].cite)
-            for t in tables()]
-    out += [CheckInfo(audit_id(c), audit_name(c), c, "audit", "scoring", None, TEXT.cite(q))
-            for c, _, q in AUDIT_CHECKS]
+    out = [CheckInfo(r.id, r.name, r.catalogue, "rule", r.category, _section(r), r.citations[0]) for r in rulebook()]
+    out += [CheckInfo(f"machine.{t.slug}", t.name, None, "machine", "machine", None, t.edges[0].cite) for t in tables()]
+    out += [
+        CheckInfo(audit_id(c), audit_name(c), c, "audit", "scoring", None, TEXT.cite(q)) for c, _, q in AUDIT_CHECKS
+    ]
     out += [CheckInfo(i, NAMES[i], None, "scope", "scope", None, TEXT.cite("乡射之礼")) for i in SCOPE_IDS]
     out.append(CheckInfo(UNUSED, "未用之豁免", None, "suppression", None, None, TEXT.cite("乡射之礼")))
     return tuple(out)
@@ -80,8 +79,13 @@ def by_id() -> dict[str, CheckInfo]:
 
 def in_force(rules: Sequence[Rule]) -> tuple[str, ...]:
     """The ids of the checks `check` makes under the rules in force (their order is the report's)."""
-    return tuple([r.id for r in rules if r.encoded] + [f"machine.{t.slug}" for t in tables()]
-                 + [audit_id(c) for c, _, _ in AUDIT_CHECKS] + list(SCOPE_IDS) + [UNUSED])
+    return tuple(
+        [r.id for r in rules if r.encoded]
+        + [f"machine.{t.slug}" for t in tables()]
+        + [audit_id(c) for c, _, _ in AUDIT_CHECKS]
+        + list(SCOPE_IDS)
+        + [UNUSED]
+    )
 
 
 @cache
@@ -111,17 +115,21 @@ def _words() -> dict[str, frozenset[str]]:
 def known_words() -> list[str]:
     """What a term may be, for "did you mean": ids, names, catalogue ids and group words."""
     words = [w for c in universe() for w in (c.id, c.name, c.catalogue) if w]
-    return words + ["ALL", *sorted(set(_groups()) - {"all"} - {s.lower() for s in "ABCDEFGH"}),
-                    *sorted({c.section for c in universe() if c.section})]
+    return words + [
+        "ALL",
+        *sorted(set(_groups()) - {"all"} - {s.lower() for s in "ABCDEFGH"}),
+        *sorted({c.section for c in universe() if c.section}),
+    ]
 
 
 def resolve(term: str) -> frozenset[str] | None:
     """The ids a term names, or None if it names nothing."""
     word = term.strip()
     key = word.lower() if word.isascii() else word
-    if _ENTRY.match(word.upper()):      # R120: the entry, so every rule drawn from it (R120, R120a …)
-        ids = frozenset(c.id for c in universe() if c.catalogue and
-                        re.sub(r"[a-z]$", "", c.catalogue).upper() == word.upper())
+    if _ENTRY.match(word.upper()):  # R120: the entry, so every rule drawn from it (R120, R120a …)
+        ids = frozenset(
+            c.id for c in universe() if c.catalogue and re.sub(r"[a-z]$", "", c.catalogue).upper() == word.upper()
+        )
         if ids:
             return ids
     found = _words().get(key)
@@ -141,7 +149,7 @@ class Term:
     """A term as written, where it was written (for errors), and the ids it names."""
 
     text: str
-    where: str                  # --select, a config file, a trace
+    where: str  # --select, a config file, a trace
     line: int | None
     ids: frozenset[str]
 
@@ -149,8 +157,7 @@ class Term:
         return self.text
 
 
-def terms(values: Iterable[str], where: str, line: int | None = None,
-          excerpt: str | None = None) -> tuple[Term, ...]:
+def terms(values: Iterable[str], where: str, line: int | None = None, excerpt: str | None = None) -> tuple[Term, ...]:
     """Comma-separated terms (`R120,machine.jue`; also ，and 、), each resolved; an unknown one is
     bad input."""
     out = []
@@ -161,9 +168,12 @@ def terms(values: Iterable[str], where: str, line: int | None = None,
                 continue
             ids = resolve(word)
             if ids is None:
-                zero = word.upper().replace("O", "0")          # R12O: a letter O for a zero
-                hint = (f"did you mean {zero}?" if _CATALOGUE.match(zero) and resolve(zero) else
-                        did_you_mean(word, known_words()))
+                zero = word.upper().replace("O", "0")  # R12O: a letter O for a zero
+                hint = (
+                    f"did you mean {zero}?"
+                    if _CATALOGUE.match(zero) and resolve(zero)
+                    else did_you_mean(word, known_words())
+                )
                 raise InputError(where, line, f"unknown rule {word}", excerpt, hint=hint)
             out.append(Term(word, where, line, ids))
     return tuple(out)
@@ -201,6 +211,7 @@ class Selection:
         if not self.per_file or path.startswith("<"):
             return frozenset()
         from fnmatch import fnmatchcase
+
         p = Path(path).resolve()
         try:
             rel = p.relative_to(self.base.resolve()).as_posix() if self.base else p.as_posix()
@@ -220,6 +231,8 @@ class Selection:
             by_where: dict[str, list[str]] = {}
             for term in ts:
                 by_where.setdefault(term.where, []).append(term.text)
-            parts += [f"--{key} {','.join(words)}" if where.startswith("--") else
-                      f"{key} {','.join(words)} in {where}" for where, words in by_where.items()]
+            parts += [
+                f"--{key} {','.join(words)}" if where.startswith("--") else f"{key} {','.join(words)} in {where}"
+                for where, words in by_where.items()
+            ]
         return "; ".join(parts)

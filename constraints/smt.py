@@ -58,7 +58,7 @@ class Solver(z3.Solver):
         return result
 
 
-INTERRUPTED = ("interrupted from keyboard",)    # z3's reason_unknown() after it caught SIGINT
+INTERRUPTED = ("interrupted from keyboard",)  # z3's reason_unknown() after it caught SIGINT
 
 
 def solver() -> Solver:
@@ -75,7 +75,7 @@ class Domain:
     vocab: Vocabulary
     cast: Cast
     persons: list[str] = field(init=False)
-    objects: list[tuple[str, str]] = field(init=False)     # (kind, instance)
+    objects: list[tuple[str, str]] = field(init=False)  # (kind, instance)
     #: instances beyond the vocabulary's `instances` that a concrete trace names (觯12): numbered
     #: kinds take any number, the vocabulary's count is only what a search enumerates
     extra: tuple[tuple[str, str], ...] = ()
@@ -97,8 +97,9 @@ class Domain:
         self.place_ix = {p: i + 1 for i, p in enumerate(self.places)}
         # counts (chun=, qi=: any whole number) are the scoring audit's, which z3 does not model;
         # no rule pattern can name them (their values are not a closed set), so they have no slot
-        self.attr_ix = {key: {val: i + 1 for i, val in enumerate(a.values)}
-                        for key, a in v.attributes.items() if not a.count}
+        self.attr_ix = {
+            key: {val: i + 1 for i, val in enumerate(a.values)} for key, a in v.attributes.items() if not a.count
+        }
         self.phase_ix = {pid: ph.order for pid, ph in v.phases.items()}
         self.rank_ix = {r: i + 1 for i, r in enumerate(v.ranks)}
         self.side_ix = {s: i + 1 for i, s in enumerate(SIDES)}
@@ -119,9 +120,16 @@ class Domain:
 class Symbolic:
     """A k-step unrolling: step terms, person terms, machine state terms, and the template API."""
 
-    def __init__(self, k: int, cast: Cast, vocab: Vocabulary | None = None, tag: str = "",
-                 free_pairs: int = 0, shooter_roles: frozenset[str] | None = None,
-                 objects: Iterable[tuple[str, str]] = ()) -> None:
+    def __init__(
+        self,
+        k: int,
+        cast: Cast,
+        vocab: Vocabulary | None = None,
+        tag: str = "",
+        free_pairs: int = 0,
+        shooter_roles: frozenset[str] | None = None,
+        objects: Iterable[tuple[str, str]] = (),
+    ) -> None:
         """`free_pairs` > 0 makes the pairing symbolic: each person's pair (0 = none, or one of
         1…free_pairs) and side are variables, so that a search can choose the pairs."""
         self.k, self.cast, self.vocab = k, cast, vocab or vocabulary()
@@ -129,8 +137,17 @@ class Symbolic:
         self.steps = range(k)
         self.tag = tag
         d = self.d
-        largest = max(k, len(d.acts), len(d.objects), len(d.persons), len(d.places), len(d.phase_ix),
-                      free_pairs, *(len(v) for v in d.attr_ix.values()), *(len(t.states) for t in tables()))
+        largest = max(
+            k,
+            len(d.acts),
+            len(d.objects),
+            len(d.persons),
+            len(d.places),
+            len(d.phase_ix),
+            free_pairs,
+            *(len(v) for v in d.attr_ix.values()),
+            *(len(t.states) for t in tables()),
+        )
         #: every value is a small index: bit-vectors of this width (a sign bit to spare) let z3
         #: bit-blast the question into SAT, much faster here than linear integer arithmetic
         self.width = largest.bit_length() + 2
@@ -149,27 +166,34 @@ class Symbolic:
             self.pair = {i: self.var(f"{tag}pair_{i}") for i in self.persons}
             self.side = {i: self.var(f"{tag}side_{i}") for i in self.persons}
             for i in self.persons:
-                self.constraints += [self.pair[i] >= 0, self.pair[i] <= free_pairs,
-                                     self.side[i] >= 0, self.side[i] <= 2,
-                                     (self.pair[i] == 0) == (self.side[i] == 0)]
+                self.constraints += [
+                    self.pair[i] >= 0,
+                    self.pair[i] <= free_pairs,
+                    self.side[i] >= 0,
+                    self.side[i] <= 2,
+                    (self.pair[i] == 0) == (self.side[i] == 0),
+                ]
                 if shooter_roles is not None and self.role[i] not in shooter_roles:
-                    self.constraints.append(self.pair[i] == 0)      # never in a pair
+                    self.constraints.append(self.pair[i] == 0)  # never in a pair
             for n in range(1, free_pairs + 1):
                 members = self.count(self.pair[i] == n for i in self.persons)
                 sides = self.total(z3.If(self.pair[i] == n, self.side[i], 0) for i in self.persons)
                 self.constraints.append(z3.Or(members == 0, z3.And(members == 2, sides == 3)))
         else:
-            self.pair = {i: self.val(self.d.pair_ix.get(p.pair or "", 0))
-                         for i, p in zip(self.persons, people, strict=True)}
-            self.side = {i: self.val(self.d.side_ix.get(p.side or "", 0))
-                         for i, p in zip(self.persons, people, strict=True)}
-        self.states: dict[tuple[str, str], list[z3.BitVecRef]] = {}   # (table name, instance) -> s[t]
+            self.pair = {
+                i: self.val(self.d.pair_ix.get(p.pair or "", 0)) for i, p in zip(self.persons, people, strict=True)
+            }
+            self.side = {
+                i: self.val(self.d.side_ix.get(p.side or "", 0)) for i, p in zip(self.persons, people, strict=True)
+            }
+        self.states: dict[tuple[str, str], list[z3.BitVecRef]] = {}  # (table name, instance) -> s[t]
         self.ok: dict[tuple[str, str], list[z3.BoolRef]] = {}
-        self.rounds = {r: [self.d.phase_ix[pid] for pid, ph in self.vocab.phases.items() if ph.round == r]
-                       for r in range(4)}
+        self.rounds = {
+            r: [self.d.phase_ix[pid] for pid, ph in self.vocab.phases.items() if ph.round == r] for r in range(4)
+        }
         self.rounds[0] = [0, *self.rounds[0]]
         self._match: dict[tuple[Pattern, int], z3.BoolRef] = {}
-        self.alphabet: set[str] | None = None      # a search's acts (None: every act)
+        self.alphabet: set[str] | None = None  # a search's acts (None: every act)
         self._term: dict[tuple[str, int], z3.BitVecRef] = {}
         self._act_is: dict[tuple[int, str], z3.BoolRef] = {}
 
@@ -251,11 +275,14 @@ class Symbolic:
             return z3.Or(nobody, self.any(z3.And(who == p, self._in(terms[p], ix)) for p in self.persons))
         raise KeyError(attr)
 
-    def _machine_state(self, table: Table, who_terms: list[tuple[z3.BoolRef, str]], t: int,
-                       values: frozenset[str]) -> z3.BoolRef:
+    def _machine_state(
+        self, table: Table, who_terms: list[tuple[z3.BoolRef, str]], t: int, values: frozenset[str]
+    ) -> z3.BoolRef:
         ix = state_index(table)
-        hit = [z3.And(cond, self._in(self.state(table, inst)[t], [ix[v] for v in values if v in ix]))
-               for cond, inst in who_terms]
+        hit = [
+            z3.And(cond, self._in(self.state(table, inst)[t], [ix[v] for v in values if v in ix]))
+            for cond, inst in who_terms
+        ]
         covered = self.any(cond for cond, _ in who_terms)
         return z3.Or(self.any(hit), z3.And(z3.Not(covered), z3.BoolVal(NONE in values)))
 
@@ -281,8 +308,7 @@ class Symbolic:
                 covered.append(is_it)
                 if objs is None or k in objs:
                     ix = state_index(table)
-                    hits.append(z3.And(is_it, self._in(self.state(table, okey)[t],
-                                                       [ix[v] for v in values if v in ix])))
+                    hits.append(z3.And(is_it, self._in(self.state(table, okey)[t], [ix[v] for v in values if v in ix])))
             none_case = z3.And(z3.Not(self.any(covered)), z3.BoolVal(NONE in values))
             return z3.Or(self.any(hits), none_case)
         head, _, attr = key.partition(".")
@@ -318,14 +344,15 @@ class Symbolic:
 
     def _build_match(self, pat: Pattern, t: int) -> z3.BoolRef:
         s = self.slots
-        parts = [s["act"][t] != 0]            # an idle step (act 0, in a search) matches nothing
+        parts = [s["act"][t] != 0]  # an idle step (act 0, in a search) matches nothing
         if pat.acts is not None:
             parts.append(self._in(s["act"][t], [self.d.act_ix[a] for a in pat.acts]))
         if pat.roles is not None:
             parts.append(self._in(s["actor"][t], self._persons_where(lambda p: self.role[p] in pat.roles)))
         if pat.objs is not None:
-            parts.append(self._in(s["obj"][t], [self.d.obj_ix[Domain._okey(k, i)]
-                                                for k, i in self.d.objects if k in pat.objs]))
+            parts.append(
+                self._in(s["obj"][t], [self.d.obj_ix[Domain._okey(k, i)] for k, i in self.d.objects if k in pat.objs])
+            )
         for c in pat.conds:
             hit = self.cond(c.key, c.values, t, pat.objs)
             parts.append(z3.Not(hit) if c.negate else hit)
@@ -373,8 +400,11 @@ class Symbolic:
         if not self.free_pairs:
             return z3.BoolVal(True)
         s = self.slots
-        named = [z3.And(s["act"][t] != 0, s[key][t] == p)         # idle steps name nobody
-                 for t in self.steps for key in ("actor", "to", "for")]
+        named = [
+            z3.And(s["act"][t] != 0, s[key][t] == p)  # idle steps name nobody
+            for t in self.steps
+            for key in ("actor", "to", "for")
+        ]
         return z3.Or(self.pair[p] != 0, *named)
 
     def pairable(self, p: int) -> bool:
@@ -415,15 +445,18 @@ class Symbolic:
                 p = self.d.person_ix[inst]
                 gate = dict(self.holders(table)).get(p, z3.BoolVal(False))
                 acts = [self.d.act_ix[a] for a in table.acts]
-                concerns = [z3.And(gate, s["actor"][t] == p, self._in(s["act"][t], acts))
-                            for t in self.steps]
+                concerns = [z3.And(gate, s["actor"][t] == p, self._in(s["act"][t], acts)) for t in self.steps]
             else:
                 oid = self.d.obj_ix[inst]
                 concerns = [s["obj"][t] == oid for t in self.steps]
-            acts = self.d.act_ix if self.alphabet is None else \
-                {a: i for a, i in self.d.act_ix.items() if a in self.alphabet}
-            states, cons, ok = machine_relation(table, f"{self.tag}{table.slug}:{inst}", concerns,
-                                                s["act"], acts, self.act_is)
+            acts = (
+                self.d.act_ix
+                if self.alphabet is None
+                else {a: i for a, i in self.d.act_ix.items() if a in self.alphabet}
+            )
+            states, cons, ok = machine_relation(
+                table, f"{self.tag}{table.slug}:{inst}", concerns, s["act"], acts, self.act_is
+            )
             self.states[key], self.ok[key] = states, ok
             self.constraints += cons
         return self.states[key]
@@ -434,9 +467,12 @@ class Symbolic:
         d, out = self.d, []
         for t, e in enumerate(trace.events):
             attrs = dict(e.attrs)
-            vals = {"actor": d.person_ix[e.actor], "act": d.act_ix[e.act],
-                    "obj": d.obj_ix[e.obj.key] if e.obj else 0,
-                    "phase": d.phase_ix[e.phase] if e.phase else 0}
+            vals = {
+                "actor": d.person_ix[e.actor],
+                "act": d.act_ix[e.act],
+                "obj": d.obj_ix[e.obj.key] if e.obj else 0,
+                "phase": d.phase_ix[e.phase] if e.phase else 0,
+            }
             for key in (*PERSON_KEYS, "at", *d.attr_ix):
                 v = attrs.get(key)
                 vals[key] = d.slot_values(key)[v] if v is not None else 0
@@ -447,8 +483,9 @@ class Symbolic:
 def holds_on(rule: Rule, trace: Trace) -> bool:
     """The z3 meaning of `rule` evaluated on a concrete trace: does the trace satisfy it?"""
     assert rule.template is not None
-    sym = Symbolic(len(trace), trace.cast,
-                   objects=[(e.obj.kind, e.obj.instance) for e in trace.events if e.obj is not None])
+    sym = Symbolic(
+        len(trace), trace.cast, objects=[(e.obj.kind, e.obj.instance) for e in trace.events if e.obj is not None]
+    )
     formula = rule.template.encode(sym)
     s = solver()
     s.add(sym.fix(trace))

@@ -32,11 +32,11 @@ FIELD_FORM = '"ignore": "RULE, …: reason"'
 
 @dataclass(frozen=True)
 class Suppression:
-    line: int                   # where it is written
-    target: int                 # the line whose findings it suppresses
+    line: int  # where it is written
+    target: int  # the line whose findings it suppresses
     terms: tuple[Term, ...]
     reason: str
-    excerpt: str                # the line it is written on
+    excerpt: str  # the line it is written on
 
 
 def _read(d: Directive, path: str, excerpt: str) -> Suppression:
@@ -57,8 +57,7 @@ def _read(d: Directive, path: str, excerpt: str) -> Suppression:
     except InputError as err:
         raise TraceError(err.path, err.line, err.message, err.excerpt, err.hint) from None
     if not reason:
-        raise bad(f"the suppression of {', '.join(map(str, ts))} gives no reason",
-                  f"say why it is right here: {form}")
+        raise bad(f"the suppression of {', '.join(map(str, ts))} gives no reason", f"say why it is right here: {form}")
     if d.target is None:
         raise bad("the suppression is followed by no statement to apply to")
     return Suppression(d.line, d.target, ts, reason, excerpt)

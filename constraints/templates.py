@@ -47,16 +47,16 @@ from xiangshe.constraints.pattern import Context, Pattern
 if TYPE_CHECKING:
     from xiangshe.constraints.smt import Symbolic
 
-Same = tuple[tuple[str, str], ...]      # (key of the later/then event, key of the other event)
+Same = tuple[tuple[str, str], ...]  # (key of the later/then event, key of the other event)
 
 
 @dataclass(frozen=True)
 class Violation:
-    at: int | None                      # event index, or None for a violation of the cast
+    at: int | None  # event index, or None for a violation of the cast
     message: str
-    line: int | None = None             # for cast violations: the line of the pair/cast statement
-    key: tuple | None = None            # the correlated instance, where its later violations follow
-                                        # from its first (see the module's docstring)
+    line: int | None = None  # for cast violations: the line of the pair/cast statement
+    key: tuple | None = None  # the correlated instance, where its later violations follow
+    # from its first (see the module's docstring)
 
 
 def _keys(same: Same, side: int) -> tuple[str, ...]:
@@ -83,7 +83,7 @@ class Template:
         given the steps before it); the cast rules give a single clause."""
         raise NotImplementedError
 
-    def encode(self, sym: Symbolic):   # -> z3.BoolRef
+    def encode(self, sym: Symbolic):  # -> z3.BoolRef
         return sym.all(self.clauses(sym))
 
     def patterns(self) -> list[Pattern]:
@@ -137,10 +137,13 @@ class Precedence(Template):
         return out
 
     def clauses(self, sym: Symbolic) -> list:
-        return [sym.Implies(sym.match(self.then, i),
-                            sym.any(sym.And(sym.match(self.first, j), sym.agree(self.same, i, j))
-                                    for j in range(i)))
-                for i in sym.steps]
+        return [
+            sym.Implies(
+                sym.match(self.then, i),
+                sym.any(sym.And(sym.match(self.first, j), sym.agree(self.same, i, j)) for j in range(i)),
+            )
+            for i in sym.steps
+        ]
 
 
 @dataclass(frozen=True)
@@ -171,10 +174,13 @@ class Response(Template):
 
     def clauses(self, sym: Symbolic) -> list:
         # not prefix-closed: the clause of step j reads the steps after it
-        return [sym.Implies(sym.match(self.first, j),
-                            sym.any(sym.And(sym.match(self.then, i), sym.agree(self.same, i, j))
-                                    for i in range(j + 1, sym.k)))
-                for j in sym.steps]
+        return [
+            sym.Implies(
+                sym.match(self.first, j),
+                sym.any(sym.And(sym.match(self.then, i), sym.agree(self.same, i, j)) for i in range(j + 1, sym.k)),
+            )
+            for j in sym.steps
+        ]
 
 
 @dataclass(frozen=True)
@@ -195,17 +201,24 @@ class Unique(Template):
         for e in ctx.hits(self.pattern):
             k = tk(e)
             if k in first:
-                out.append(Violation(e.index, f"「{self.pattern}」 again{_desc(self.same)} "
-                                              f"(first at line {ctx.trace[first[k]].line})"))
+                out.append(
+                    Violation(
+                        e.index,
+                        f"「{self.pattern}」 again{_desc(self.same)} (first at line {ctx.trace[first[k]].line})",
+                    )
+                )
             else:
                 first.setdefault(fk(e), e.index)
         return out
 
     def clauses(self, sym: Symbolic) -> list:
-        return [sym.all(sym.Not(sym.And(sym.match(self.pattern, i), sym.match(self.pattern, j),
-                                        sym.agree(self.same, i, j)))
-                        for j in range(i))
-                for i in sym.steps]
+        return [
+            sym.all(
+                sym.Not(sym.And(sym.match(self.pattern, i), sym.match(self.pattern, j), sym.agree(self.same, i, j)))
+                for j in range(i)
+            )
+            for i in sym.steps
+        ]
 
 
 @dataclass(frozen=True)
@@ -228,15 +241,18 @@ class AtMost(Template):
             k = keys(e)
             count[k] += 1
             if count[k] == self.n + 1:
-                out.append(Violation(e.index, f"more than {self.n} 「{self.pattern}」"
-                                              f"{_desc(self.same)}"))
+                out.append(Violation(e.index, f"more than {self.n} 「{self.pattern}」{_desc(self.same)}"))
         return out
 
     def clauses(self, sym: Symbolic) -> list:
-        return [sym.Implies(sym.match(self.pattern, i),
-                            sym.count(sym.And(sym.match(self.pattern, j), sym.agree(self.same, i, j))
-                                      for j in range(i + 1)) <= sym.bound(self.n))
-                for i in sym.steps]
+        return [
+            sym.Implies(
+                sym.match(self.pattern, i),
+                sym.count(sym.And(sym.match(self.pattern, j), sym.agree(self.same, i, j)) for j in range(i + 1))
+                <= sym.bound(self.n),
+            )
+            for i in sym.steps
+        ]
 
 
 _OPS = {"==": lambda a, b: a == b, "<=": lambda a, b: a <= b, ">=": lambda a, b: a >= b}
@@ -267,18 +283,28 @@ class CountBefore(Template):
             if is_then:
                 have = count[tk(e)]
                 if not test(have, self.n):
-                    out.append(Violation(e.index, f"{have} earlier 「{self.first}」{_desc(self.same)}; "
-                                                  f"the text requires {self.op} {self.n}", key=tk(e)))
+                    out.append(
+                        Violation(
+                            e.index,
+                            f"{have} earlier 「{self.first}」{_desc(self.same)}; the text requires {self.op} {self.n}",
+                            key=tk(e),
+                        )
+                    )
             if is_first:
                 count[fk(e)] += 1
         return out
 
     def clauses(self, sym: Symbolic) -> list:
-        return [sym.Implies(sym.match(self.then, i),
-                            _OPS[self.op](sym.count(sym.And(sym.match(self.first, j),
-                                                            sym.agree(self.same, i, j))
-                                                    for j in range(i)), sym.bound(self.n)))
-                for i in sym.steps]
+        return [
+            sym.Implies(
+                sym.match(self.then, i),
+                _OPS[self.op](
+                    sym.count(sym.And(sym.match(self.first, j), sym.agree(self.same, i, j)) for j in range(i)),
+                    sym.bound(self.n),
+                ),
+            )
+            for i in sym.steps
+        ]
 
 
 @dataclass(frozen=True)
@@ -303,13 +329,13 @@ class AbsenceBetween(Template):
     forbid: Pattern
     then: Pattern
     same: Same = ()
-    fault: str = "forbid"               # "forbid" (the default) or "then": the event reported
+    fault: str = "forbid"  # "forbid" (the default) or "then": the event reported
     kind: ClassVar[str] = "absence_between"
     fields: ClassVar[tuple[str, ...]] = ("after", "forbid", "then")
     trigger_fields: ClassVar[tuple[str, ...]] = ("then",)
 
     def holds(self, ctx: Context) -> list[Violation]:
-        window: dict = {}           # key -> the forbid events since the latest `after` (a list)
+        window: dict = {}  # key -> the forbid events since the latest `after` (a list)
         reported: set[int] = set()
         out = []
         tk, ok = ctx.keyer(_keys(self.same, 0)), ctx.keyer(_keys(self.same, 1))
@@ -317,14 +343,24 @@ class AbsenceBetween(Template):
             if is_then and self.fault == "then":
                 bad = window.get(tk(e))
                 if bad:
-                    out.append(Violation(e.index, f"「{self.forbid}」 at line {ctx.trace[bad[0]].line} "
-                                                  f"since 「{self.after}」{_desc(self.same)}"))
+                    out.append(
+                        Violation(
+                            e.index,
+                            f"「{self.forbid}」 at line {ctx.trace[bad[0]].line} "
+                            f"since 「{self.after}」{_desc(self.same)}",
+                        )
+                    )
             elif is_then:
                 for bad in window.get(tk(e), ()):
                     if bad not in reported:
                         reported.add(bad)
-                        out.append(Violation(bad, f"「{self.forbid}」 since 「{self.after}」, before 「{self.then}」 "
-                                                  f"at line {e.line}{_desc(self.same)}"))
+                        out.append(
+                            Violation(
+                                bad,
+                                f"「{self.forbid}」 since 「{self.after}」, before 「{self.then}」 "
+                                f"at line {e.line}{_desc(self.same)}",
+                            )
+                        )
             if is_forbid:
                 k = ok(e)
                 if k in window:
@@ -395,9 +431,10 @@ class Alternate(Template):
             nb = sym.count(sym.And(sym.match(self.b, j), sym.agree(self.same, i, j)) for j in range(i))
             # an event matching both is taken as an `a` when an `a` is due, else as a `b`
             fine = sym.Or(sym.And(sym.match(self.a, i), na == nb), sym.And(sym.match(self.b, i), na == nb + 1))
-            if self.only_with_a:        # a group with no `a` anywhere in the trace is not checked
-                fine = sym.Or(fine, sym.count(sym.And(sym.match(self.a, j), sym.agree(self.same, i, j))
-                                              for j in sym.steps) == 0)
+            if self.only_with_a:  # a group with no `a` anywhere in the trace is not checked
+                fine = sym.Or(
+                    fine, sym.count(sym.And(sym.match(self.a, j), sym.agree(self.same, i, j)) for j in sym.steps) == 0
+                )
             clauses.append(sym.Implies(sym.Or(sym.match(self.a, i), sym.match(self.b, i)), fine))
         return clauses
 
@@ -427,17 +464,28 @@ class PairRule(Template):
         persons = ctx.trace.cast.persons
         for pair in ctx.trace.cast.pairs.values():
             for me, other in ((pair.upper, pair.lower), (pair.lower, pair.upper)):
-                if person_matches(self.who, persons[me]) and not person_matches(self.partner,
-                                                                                persons[other]):
-                    out.append(Violation(None, f"pair {pair.name}: {me} ({self.who}) is paired with "
-                                               f"{other}, who is not 「{self.partner}」", pair.line))
+                if person_matches(self.who, persons[me]) and not person_matches(self.partner, persons[other]):
+                    out.append(
+                        Violation(
+                            None,
+                            f"pair {pair.name}: {me} ({self.who}) is paired with "
+                            f"{other}, who is not 「{self.partner}」",
+                            pair.line,
+                        )
+                    )
         return out
 
     def clauses(self, sym: Symbolic) -> list:
-        return [sym.all(sym.Implies(sym.And(sym.same_pair(p, q), sym.person_match(self.who, p)),
-                                    sym.person_match(self.partner, q))
-                        for p in sym.persons for q in sym.persons
-                        if p != q and sym.pairable(p) and sym.pairable(q))]
+        return [
+            sym.all(
+                sym.Implies(
+                    sym.And(sym.same_pair(p, q), sym.person_match(self.who, p)), sym.person_match(self.partner, q)
+                )
+                for p in sym.persons
+                for q in sym.persons
+                if p != q and sym.pairable(p) and sym.pairable(q)
+            )
+        ]
 
 
 @dataclass(frozen=True)
@@ -449,15 +497,17 @@ class CastAbsence(Template):
     fields: ClassVar[tuple[str, ...]] = ()
 
     def holds(self, ctx: Context) -> list[Violation]:
-        return [Violation(None, f"{p.name} is 「{self.who}」", p.pair_line or p.line)
-                for p in ctx.trace.cast.persons.values() if person_matches(self.who, p)]
+        return [
+            Violation(None, f"{p.name} is 「{self.who}」", p.pair_line or p.line)
+            for p in ctx.trace.cast.persons.values()
+            if person_matches(self.who, p)
+        ]
 
     def clauses(self, sym: Symbolic) -> list:
-        return [sym.all(sym.Not(sym.And(sym.present(p), sym.person_match(self.who, p)))
-                        for p in sym.persons)]
+        return [sym.all(sym.Not(sym.And(sym.present(p), sym.person_match(self.who, p))) for p in sym.persons)]
 
 
-OccasionConds = tuple[tuple[str, frozenset[str], bool], ...]    # (field, values, negated): domain/occasion.py
+OccasionConds = tuple[tuple[str, frozenset[str], bool], ...]  # (field, values, negated): domain/occasion.py
 
 
 def _occasion_text(occ) -> str:
@@ -477,20 +527,24 @@ class OccasionRule(Template):
 
     def broken(self, occ) -> bool:
         from xiangshe.domain.occasion import satisfies
+
         return satisfies(occ, self.given) and not satisfies(occ, self.require)
 
     def holds(self, ctx: Context) -> list[Violation]:
         from xiangshe.domain.occasion import describe
+
         occ = ctx.trace.occasion
         if not self.broken(occ):
             return []
         have = " ".join(f"{k}={occ.get(k)}" for k in dict.fromkeys(k for k, _, _ in (*self.given, *self.require)))
         when = f"with {describe(self.given)} " if self.given else ""
-        return [Violation(None, f"{_occasion_text(occ)} has {have}: {when}it must have {describe(self.require)}",
-                          occ.line)]
+        return [
+            Violation(None, f"{_occasion_text(occ)} has {have}: {when}it must have {describe(self.require)}", occ.line)
+        ]
 
     def clauses(self, sym: Symbolic) -> list:
         from xiangshe.domain.occasion import occasion_of
+
         return [sym.false() if self.broken(occasion_of(sym.cast)) else sym.all([])]
 
 
@@ -505,12 +559,14 @@ class OccasionAbsence(Template):
 
     def applies(self, cast) -> bool:
         from xiangshe.domain.occasion import occasion_of, satisfies
+
         return satisfies(occasion_of(cast), self.given)
 
     def holds(self, ctx: Context) -> list[Violation]:
         if not self.applies(ctx.trace.cast):
             return []
         from xiangshe.domain.occasion import describe
+
         message = f"「{self.pattern}」 is forbidden where {describe(self.given)} ({_occasion_text(ctx.trace.occasion)})"
         return [Violation(e.index, message) for e in ctx.hits(self.pattern)]
 
@@ -534,6 +590,7 @@ class OccasionKind(Template):
         """The occasion's value, and the pattern of an event that names another."""
         from xiangshe.constraints.pattern import Cond
         from xiangshe.domain.occasion import occasion_of
+
         value = occasion_of(cast).get(self.field)
         p = self.pattern
         cond = Cond("kind", frozenset({value, "none"}), True)
@@ -542,8 +599,10 @@ class OccasionKind(Template):
     def holds(self, ctx: Context) -> list[Violation]:
         value, other = self.other(ctx.trace.cast)
         where = _occasion_text(ctx.trace.occasion)
-        return [Violation(e.index, f"the event names a {e.get('kind')}, but {where} has {self.field}={value}")
-                for e in ctx.hits(other)]
+        return [
+            Violation(e.index, f"the event names a {e.get('kind')}, but {where} has {self.field}={value}")
+            for e in ctx.hits(other)
+        ]
 
     def clauses(self, sym: Symbolic) -> list:
         _, other = self.other(sym.cast)
@@ -559,6 +618,20 @@ def person_matches(pp: PersonPattern, person) -> bool:
 
 
 KINDS: dict[str, type[Template]] = {
-    t.kind: t for t in (Absence, Precedence, Response, Unique, AtMost, CountBefore, AbsenceBetween,
-                        Alternate, PairRule, CastAbsence, OccasionRule, OccasionAbsence, OccasionKind)
+    t.kind: t
+    for t in (
+        Absence,
+        Precedence,
+        Response,
+        Unique,
+        AtMost,
+        CountBefore,
+        AbsenceBetween,
+        Alternate,
+        PairRule,
+        CastAbsence,
+        OccasionRule,
+        OccasionAbsence,
+        OccasionKind,
+    )
 }

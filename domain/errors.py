@@ -3,17 +3,24 @@
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterable
 from functools import lru_cache
 
 from xiangshe.domain.visible import clip, shorten, visible
-from collections.abc import Iterable
 
 
 class InputError(Exception):
     """Bad input of any kind: a trace, a rulebook, a machine table, a quote or a usage error."""
 
-    def __init__(self, path: str, line: int | None, message: str, excerpt: str | None = None,
-                 hint: str | None = None, column: int | None = None) -> None:
+    def __init__(
+        self,
+        path: str,
+        line: int | None,
+        message: str,
+        excerpt: str | None = None,
+        hint: str | None = None,
+        column: int | None = None,
+    ) -> None:
         super().__init__(message)
         self.path, self.line, self.message, self.excerpt, self.hint = path, line, message, excerpt, hint
         self.column = column
@@ -54,7 +61,7 @@ def did_you_mean(word: str, choices: Iterable[str], n: int = 3) -> str:
     return _did_you_mean(word[:_LONGEST], tuple(sorted(set(choices))), n)
 
 
-_LONGEST = 64        # a longer word is like no known word: compared by its first characters only
+_LONGEST = 64  # a longer word is like no known word: compared by its first characters only
 
 
 @lru_cache(maxsize=4096)

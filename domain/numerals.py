@@ -11,10 +11,23 @@ writes them (三, 十, 十一, 二十, 一百零一 …; 〇 for 零, 萬/億 fo
 
 from __future__ import annotations
 
-_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5, "六": 6,
-           "七": 7, "八": 8, "九": 9}
+_DIGITS = {
+    "零": 0,
+    "〇": 0,
+    "一": 1,
+    "二": 2,
+    "两": 2,
+    "兩": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+}
 _SMALL = {"十": 10, "百": 100, "千": 1000}
-_LARGE = {"万": 10 ** 4, "萬": 10 ** 4, "亿": 10 ** 8, "億": 10 ** 8}
+_LARGE = {"万": 10**4, "萬": 10**4, "亿": 10**8, "億": 10**8}
 #: the characters a Chinese count may be written in
 CHARS = frozenset(_DIGITS) | frozenset(_SMALL) | frozenset(_LARGE)
 
@@ -25,7 +38,7 @@ def _below_10000(word: str) -> int | None:
     it or it is the ones (一百一 is refused: it is read 一百一十 in speech, not 101)."""
     if not word:
         return None
-    total, digit, last_unit, gap = 0, None, 10 ** 4, False
+    total, digit, last_unit, gap = 0, None, 10**4, False
     for i, ch in enumerate(word):
         if ch in _DIGITS:
             if _DIGITS[ch] == 0:
@@ -49,8 +62,8 @@ def _below_10000(word: str) -> int | None:
         else:
             return None
     if digit is not None:
-        if last_unit > 10 and last_unit != 10 ** 4 and not gap:
-            return None                    # 一百一: not a plain 101
+        if last_unit > 10 and last_unit != 10**4 and not gap:
+            return None  # 一百一: not a plain 101
         total += digit
     elif word in ("零", "〇"):
         return 0
@@ -66,10 +79,10 @@ def read_count(word: str) -> int | None:
     if not set(word) <= CHARS:
         return None
     total, rest = 0, word
-    for ch, size in (("亿", 10 ** 8), ("億", 10 ** 8), ("万", 10 ** 4), ("萬", 10 ** 4)):
+    for ch, size in (("亿", 10**8), ("億", 10**8), ("万", 10**4), ("萬", 10**4)):
         if ch in rest:
             head, _, rest = rest.partition(ch)
-            if ch in rest or rest and any(c in rest for c in "亿億") and size == 10 ** 4:
+            if ch in rest or rest and any(c in rest for c in "亿億") and size == 10**4:
                 return None
             n = read_count(head) if any(c in head for c in _LARGE) else _below_10000(head)
             if n is None or n == 0:

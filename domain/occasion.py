@@ -39,10 +39,14 @@ from xiangshe.domain.trace import Cast, Occasion
 from xiangshe.domain.vocabulary import VOCABULARY_PATH, vocabulary
 
 FIELDS = Occasion.FIELDS
-DERIVED = ("rank",)                   # conditions may test it; a trace cannot declare it
+DERIVED = ("rank",)  # conditions may test it; a trace cannot declare it
 
-_JUN = {"values": ["在", "不在"], "slugs": ["present", "absent"], "en": ["ruler-present", "ruler-absent"],
-        "gloss": "whether the ruler is present (记 「君在，大夫射，则肉袒」); default: 在 when the cast has a 君"}
+_JUN = {
+    "values": ["在", "不在"],
+    "slugs": ["present", "absent"],
+    "en": ["ruler-present", "ruler-absent"],
+    "gloss": "whether the ruler is present (记 「君在，大夫射，则肉袒」); default: 在 when the cast has a 君",
+}
 
 
 @dataclass(frozen=True)
@@ -50,7 +54,7 @@ class OccasionField:
     key: str
     gloss: str
     values: tuple[str, ...]
-    aliases: dict[str, str] = field(default_factory=dict, compare=False)   # written form → value
+    aliases: dict[str, str] = field(default_factory=dict, compare=False)  # written form → value
     ranks: tuple[str, ...] = ()
     quote: tuple[str, ...] = ()
 
@@ -79,8 +83,14 @@ def occasion_fields() -> dict[str, OccasionField]:
             for alias, value in zip(t.get(kind, ()), values, strict=True):
                 aliases[alias.lower()] = value
         quote = t.get("quote", ())
-        out[key] = OccasionField(key, t.get("gloss", ""), values, aliases, tuple(t.get("ranks", ())),
-                                 tuple(quote) if isinstance(quote, list) else (quote,))
+        out[key] = OccasionField(
+            key,
+            t.get("gloss", ""),
+            values,
+            aliases,
+            tuple(t.get("ranks", ())),
+            tuple(quote) if isinstance(quote, list) else (quote,),
+        )
     return out
 
 
@@ -127,9 +137,18 @@ def build(declared: dict[str, str], cast: Cast, line: int | None) -> Occasion:
     values = defaults(presiding, declared.get("site")) | {"presiding": presiding}
     values |= {k: v for k, v in declared.items() if k != "jun"}
     jun = declared.get("jun") or ("在" if presiding == "君" or cast.by_role.get("君") else "不在")
-    return Occasion(presiding=presiding, venue=values["venue"], site=values.get("site"),
-                    hou=values["hou"], zhong=values["zhong"], jing=values["jing"], jun=jun,
-                    rank=rank_of(presiding), line=line, declared=tuple(k for k in FIELDS if k in declared))
+    return Occasion(
+        presiding=presiding,
+        venue=values["venue"],
+        site=values.get("site"),
+        hou=values["hou"],
+        zhong=values["zhong"],
+        jing=values["jing"],
+        jun=jun,
+        rank=rank_of(presiding),
+        line=line,
+        declared=tuple(k for k in FIELDS if k in declared),
+    )
 
 
 def occasion_of(cast: Cast) -> Occasion:
@@ -147,21 +166,36 @@ def parse_words(words: list[str]) -> tuple[dict[str, str], list[tuple[str, str, 
             key, _, word = w.partition("=")
             f = fields.get(key)
             if f is None:
-                errors.append((f"occasion: unknown field {key}=",
-                               f"the fields are {', '.join(FIELDS)}; " + did_you_mean(key, FIELDS), w))
+                errors.append(
+                    (
+                        f"occasion: unknown field {key}=",
+                        f"the fields are {', '.join(FIELDS)}; " + did_you_mean(key, FIELDS),
+                        w,
+                    )
+                )
                 continue
             value = f.resolve(word)
             if value is None:
-                errors.append((f"occasion: {key} cannot be {word}",
-                               f"{key} is one of {', '.join(f.values)}; "
-                               + did_you_mean(vocabulary().fold(word), [*f.values, *f.aliases]), w))
+                errors.append(
+                    (
+                        f"occasion: {key} cannot be {word}",
+                        f"{key} is one of {', '.join(f.values)}; "
+                        + did_you_mean(vocabulary().fold(word), [*f.values, *f.aliases]),
+                        w,
+                    )
+                )
                 continue
         else:
             found = field_of_value(w)
             if found is None:
-                errors.append((f"occasion: {w} is not a value of any field",
-                               "write key=value (presiding=州长 venue=序 zhong=鹿中 …); "
-                               + did_you_mean(vocabulary().fold(w), all_values()), w))
+                errors.append(
+                    (
+                        f"occasion: {w} is not a value of any field",
+                        "write key=value (presiding=州长 venue=序 zhong=鹿中 …); "
+                        + did_you_mean(vocabulary().fold(w), all_values()),
+                        w,
+                    )
+                )
                 continue
             key, value = found
         if key in out and out[key] != value:

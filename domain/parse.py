@@ -37,14 +37,13 @@ from typing import BinaryIO
 from xiangshe.domain.errors import InputError, TraceError, did_you_mean
 from xiangshe.domain.gcpause import gc_paused
 from xiangshe.domain.trace import SIDES, Cast, Directive, Event, Fragment, ObjectRef, Pair, Person, Trace, phase_span
-from xiangshe.domain.vocabulary import (MAX_INSTANCE, PERSON_KEYS, PLACE_KEYS, Vocabulary, split_number,
-                                        vocabulary)
+from xiangshe.domain.vocabulary import MAX_INSTANCE, PERSON_KEYS, PLACE_KEYS, Vocabulary, split_number, vocabulary
 
-MAX_BYTES = 64 * 1024 * 1024     # documented limit on one trace file
+MAX_BYTES = 64 * 1024 * 1024  # documented limit on one trace file
 MAX_ERRORS = 20
 _SIDE_ALIASES = {"shang-she": "上射", "xia-she": "下射", "upper": "上射", "lower": "下射"}
-_SOURCE = re.compile(r"^\s*L([0-9]{1,9})\b")   # `# L14 主人坐取爵于上篚`: the text line an event enacts
-_DIRECTIVE = re.compile(r"#\s*xiangshe\s*:(.*)$")   # `# xiangshe: ignore[R120] reason`
+_SOURCE = re.compile(r"^\s*L([0-9]{1,9})\b")  # `# L14 主人坐取爵于上篚`: the text line an event enacts
+_DIRECTIVE = re.compile(r"#\s*xiangshe\s*:(.*)$")  # `# xiangshe: ignore[R120] reason`
 # line breaks as editors count them (str.splitlines also breaks at \v, \f, \x1c-\x1e, \x85, U+2028/9,
 # which may stand inside a JSON string); YAML counts \x85, U+2028 and U+2029 as breaks too
 _BREAKS = re.compile(r"\r\n|\r|\n")
@@ -71,8 +70,10 @@ class TraceErrors(Exception):
     def render(self) -> str:
         out = [e.render() for e in self.errors]
         if self.more:
-            out.append(f"{self.errors[0].path}: … and {self.more} more error{'s' if self.more != 1 else ''} "
-                       f"(the first {len(self.errors)} are shown)")
+            out.append(
+                f"{self.errors[0].path}: … and {self.more} more error{'s' if self.more != 1 else ''} "
+                f"(the first {len(self.errors)} are shown)"
+            )
         return "\n".join(out)
 
 
@@ -80,7 +81,7 @@ class TraceErrors(Exception):
 class _Statement:
     line: int
     text: str
-    head: str | None = None                      # cast / pair / phase, or None for an event
+    head: str | None = None  # cast / pair / phase, or None for an event
     words: list[str] = field(default_factory=list)
     pairs: dict[str, str] = field(default_factory=dict)
     obj_token: str | None = None
@@ -93,19 +94,25 @@ class _Reader:
         self.path, self.vocab, self.lines = path, vocab, lines
         self.cast = Cast()
         self.errors: list[InputError] = []
-        self.more = 0                             # errors past MAX_ERRORS, counted, not shown
+        self.more = 0  # errors past MAX_ERRORS, counted, not shown
         self.events: list[Event] = []
         self.phase: str | None = None
         self.phase_lines: list[tuple[int, str]] = []
         self.directives: list[Directive] = []
         self.fragment: Fragment | None = None
-        self.occasion: tuple[int, dict[str, str]] | None = None     # its line and declared fields
+        self.occasion: tuple[int, dict[str, str]] | None = None  # its line and declared fields
         self._resolved: dict[tuple, tuple] = {}
-        self._failed: dict[tuple, int] = {}      # the events that did not resolve: how many errors
+        self._failed: dict[tuple, int] = {}  # the events that did not resolve: how many errors
 
     # -- errors -------------------------------------------------------------------------------
-    def fail(self, line: int, message: str, hint: str | Callable[[], str] | None = None,
-             column: int | None = None, word: str | None = None) -> None:
+    def fail(
+        self,
+        line: int,
+        message: str,
+        hint: str | Callable[[], str] | None = None,
+        column: int | None = None,
+        word: str | None = None,
+    ) -> None:
         """An error at `line`; past MAX_ERRORS only counted. A hint may be given as a function,
         called only for an error that is shown ("did you mean" compares the word with many). The
         column is where the error is, or where `word` (the word at fault) first stands in the line."""
@@ -115,15 +122,18 @@ class _Reader:
         excerpt = self.lines[line - 1] if 0 < line <= len(self.lines) else None
         if column is None and word and excerpt is not None and word in excerpt:
             column = excerpt.index(word) + 1
-        self.errors.append(TraceError(self.path, line, message, excerpt, hint() if callable(hint) else hint,
-                                      column))
+        self.errors.append(TraceError(self.path, line, message, excerpt, hint() if callable(hint) else hint, column))
 
     # -- cast ---------------------------------------------------------------------------------
     def declare(self, line: int, name: str, role_word: str, rank: str | None) -> None:
         role = self.vocab.resolve("roles", role_word)
         if role is None:
-            self.fail(line, f"unknown role {role_word}", word=role_word, hint=
-                      lambda: self.vocab.suggest("roles", role_word, self.vocab.roles))
+            self.fail(
+                line,
+                f"unknown role {role_word}",
+                word=role_word,
+                hint=lambda: self.vocab.suggest("roles", role_word, self.vocab.roles),
+            )
             return
         name = self.person_name(name, role)
         if name in self.cast.persons:
@@ -132,8 +142,9 @@ class _Reader:
         if rank is not None:
             written, rank = rank, self.vocab.resolve("ranks", rank)
             if rank is None:
-                self.fail(line, f"unknown rank {written}",
-                          lambda: self.vocab.suggest("ranks", written, self.vocab.ranks))
+                self.fail(
+                    line, f"unknown rank {written}", lambda: self.vocab.suggest("ranks", written, self.vocab.ranks)
+                )
                 return
         if name in self.vocab.acts or name in self.vocab.objects:
             self.fail(line, f"{name} is a word of the vocabulary; choose another name for a person")
@@ -196,15 +207,18 @@ class _Reader:
             if len(holders) > 1:
                 self.fail(line, f"{token} is ambiguous: the cast has {', '.join(holders)}")
             else:
-                self.fail(line, f"{token} is a role with several persons; name one "
-                                f"({token}1, {token}2 …) or declare `cast NAME {token}`")
+                self.fail(
+                    line,
+                    f"{token} is a role with several persons; name one "
+                    f"({token}1, {token}2 …) or declare `cast NAME {token}`",
+                )
             return None
         head, digits = split_number(token)
         role = self.vocab.canonical_role(head) if digits else None
         if role is not None:
             self.cast.add(Person(token, role, self.vocab.roles[role].rank))
             return token
-        folded = self.vocab.fold(token)           # 衆賓2, zhong-bin2, guests-2 → 众宾2
+        folded = self.vocab.fold(token)  # 衆賓2, zhong-bin2, guests-2 → 众宾2
         head, digits = split_number(folded)
         role = self.vocab.resolve("roles", head.rstrip("-")) if digits and head else None
         if role is not None:
@@ -212,27 +226,41 @@ class _Reader:
             if name not in self.cast.persons:
                 self.cast.add(Person(name, role, self.vocab.roles[role].rank))
             return name
-        if not token.isascii():                   # a declared name written in another script
+        if not token.isascii():  # a declared name written in another script
             from xiangshe.domain.script import fold
+
             same = [n for n in self.cast.persons if fold(n) == fold(token)]
             if len(same) == 1:
                 return same[0]
-        self.fail(line, f"unknown person {token}", word=token, hint=lambda: self.vocab.suggest(
-            "persons", token, [*self.cast.persons, *(r for r, t in self.vocab.roles.items() if t.single)]))
+        self.fail(
+            line,
+            f"unknown person {token}",
+            word=token,
+            hint=lambda: self.vocab.suggest(
+                "persons", token, [*self.cast.persons, *(r for r, t in self.vocab.roles.items() if t.single)]
+            ),
+        )
         return None
 
     # -- events -------------------------------------------------------------------------------
     def obj(self, line: int, token: str, actor: str, to: str | None) -> ObjectRef | None:
         found = self.vocab.resolve_object(token)
         if found is None:
-            self.fail(line, f"unknown object {token}", word=token, hint=
-                      lambda: self.vocab.suggest("objects", token, self.vocab.objects))
+            self.fail(
+                line,
+                f"unknown object {token}",
+                word=token,
+                hint=lambda: self.vocab.suggest("objects", token, self.vocab.objects),
+            )
             return None
         kind, suffix = found
         if kind.personal:
             if suffix:
-                self.fail(line, f"{kind.name} is personal (each person has his own): write "
-                                f"{kind.name} alone; it is the actor's, or the recipient's with to=")
+                self.fail(
+                    line,
+                    f"{kind.name} is personal (each person has his own): write "
+                    f"{kind.name} alone; it is the actor's, or the recipient's with to=",
+                )
                 return None
             return ObjectRef(kind.name, to or actor)
         # a numbered kind (instances > 1) takes any number 1–9999 (a staging may need more than
@@ -240,14 +268,26 @@ class _Reader:
         top = MAX_INSTANCE if kind.instances > 1 else 1
         number = 1 if suffix == "" else _ascii_number(suffix, 4) or 0
         if not 1 <= number <= top:
-            self.fail(line, f"{token}: {kind.name} has instances 1–{top}",
-                      f"write {kind.name} or {kind.name}1 … {kind.name}{top}" if top > 1 else
-                      f"write {kind.name} (there is one {kind.name})")
+            self.fail(
+                line,
+                f"{token}: {kind.name} has instances 1–{top}",
+                f"write {kind.name} or {kind.name}1 … {kind.name}{top}"
+                if top > 1
+                else f"write {kind.name} (there is one {kind.name})",
+            )
             return None
         return ObjectRef(kind.name, str(number))
 
-    def event(self, line: int, text: str, actor_token: str, act: str, obj_token: str | None,
-              attrs: list[tuple[str, str]], source_line: int | None = None) -> None:
+    def event(
+        self,
+        line: int,
+        text: str,
+        actor_token: str,
+        act: str,
+        obj_token: str | None,
+        attrs: list[tuple[str, str]],
+        source_line: int | None = None,
+    ) -> None:
         # the words of an event resolve alike while the cast is the same (it only grows): an event
         # written as an earlier one reuses its resolution
         key = (actor_token, act, obj_token, tuple(attrs), len(self.cast.persons))
@@ -255,7 +295,7 @@ class _Reader:
         if words is None:
             failed = self._failed.get(key)
             if failed is not None and len(self.errors) >= MAX_ERRORS:
-                self.more += failed                # past the cap an error seen before is only counted
+                self.more += failed  # past the cap an error seen before is only counted
                 return
             before = len(self.errors) + self.more
             words = self._resolve(line, actor_token, act, obj_token, attrs)
@@ -266,19 +306,21 @@ class _Reader:
         actor, act, obj, resolved, obj_token = words
         phase = self.phase
         rnd = self.vocab.phases[phase].round if phase else 0
-        self.events.append(Event(len(self.events), line, actor, act, obj, resolved, phase,
-                                 rnd, text, obj_token, source_line))
+        self.events.append(
+            Event(len(self.events), line, actor, act, obj, resolved, phase, rnd, text, obj_token, source_line)
+        )
 
-    def _resolve(self, line: int, actor_token: str, act: str, obj_token: str | None,
-                 attrs: list[tuple[str, str]]
-                 ) -> tuple[str, str, ObjectRef | None, tuple[tuple[str, str], ...], str | None] | None:
+    def _resolve(
+        self, line: int, actor_token: str, act: str, obj_token: str | None, attrs: list[tuple[str, str]]
+    ) -> tuple[str, str, ObjectRef | None, tuple[tuple[str, str], ...], str | None] | None:
         """An event's words as the vocabulary and the cast name them, or None (errors reported)."""
         vocab = self.vocab
         actor = self.person(line, actor_token)
         written, act = act, vocab.resolve("acts", act)
         if act is None:
-            self.fail(line, f"unknown act {written}", word=written,
-                      hint=lambda: vocab.suggest("acts", written, vocab.acts))
+            self.fail(
+                line, f"unknown act {written}", word=written, hint=lambda: vocab.suggest("acts", written, vocab.acts)
+            )
             return None
         resolved: list[tuple[str, str]] = []
         seen: set[str] = set()
@@ -296,8 +338,12 @@ class _Reader:
             elif key in PLACE_KEYS:
                 place = vocab.resolve("places", value)
                 if place is None:
-                    self.fail(line, f"unknown place {value}", word=value, hint=
-                              lambda: vocab.suggest("places", value, vocab.places))
+                    self.fail(
+                        line,
+                        f"unknown place {value}",
+                        word=value,
+                        hint=lambda: vocab.suggest("places", value, vocab.places),
+                    )
                     ok = False
                 resolved.append((key, place or value))
             elif key in vocab.attributes:
@@ -306,13 +352,15 @@ class _Reader:
                 if found is None and vocab.attributes[key].count:
                     self.fail(line, f"{key}={value}: {key} is a count, a whole number (3, 三, 十一 …)")
                 elif found is None:
-                    self.fail(line, f"{key}={value}: {key} is one of {', '.join(allowed)}",
-                              lambda: vocab.suggest(f"attr:{key}", value, allowed))
+                    self.fail(
+                        line,
+                        f"{key}={value}: {key} is one of {', '.join(allowed)}",
+                        lambda: vocab.suggest(f"attr:{key}", value, allowed),
+                    )
                     ok = False
                 resolved.append((key, found or value))
             else:
-                self.fail(line, f"unknown key {key}=", word=f"{key}=",
-                          hint=lambda: did_you_mean(key, vocab.event_keys))
+                self.fail(line, f"unknown key {key}=", word=f"{key}=", hint=lambda: did_you_mean(key, vocab.event_keys))
                 ok = False
         if not ok or actor is None:
             return None
@@ -322,7 +370,7 @@ class _Reader:
             return None
         if obj_token is not None and obj is not None and not obj_token.startswith(obj.kind):
             kind, suffix = vocab.resolve_object(obj_token) or (None, "")
-            obj_token = obj.kind + suffix             # the vocabulary's form: 觶2 → 觯2, jue2 → 爵2
+            obj_token = obj.kind + suffix  # the vocabulary's form: 觶2 → 觯2, jue2 → 爵2
         return actor, act, obj, tuple(resolved), obj_token
 
     def set_fragment(self, line: int, spec: object) -> None:
@@ -332,8 +380,11 @@ class _Reader:
             self.fail(line, f"a second fragment declaration (the first is at line {self.fragment.line})")
             return
         if self.events:
-            self.fail(line, "a fragment declaration goes before the first event",
-                      hint=f"move it above line {self.events[0].line}")
+            self.fail(
+                line,
+                "a fragment declaration goes before the first event",
+                hint=f"move it above line {self.events[0].line}",
+            )
             return
         if spec is True or spec is None:
             spec = ""
@@ -349,31 +400,42 @@ class _Reader:
                 continue
             ends = re.split(r"\.\.|[–—~-]", part)
             if len(ends) > 2 or not all(ends):
-                self.fail(line, f"fragment: {part} is not a phase or a span of phases",
-                          hint="write Φ03–Φ07, Φ21 or Φ03–Φ07, Φ21")
+                self.fail(
+                    line,
+                    f"fragment: {part} is not a phase or a span of phases",
+                    hint="write Φ03–Φ07, Φ21 or Φ03–Φ07, Φ21",
+                )
                 return
             bad = [p for p in ends if p not in self.vocab.phases]
             if bad:
-                self.fail(line, f"fragment: unknown phase {bad[0]}", word=bad[0],
-                          hint=lambda: did_you_mean(bad[0], self.vocab.phases))
+                self.fail(
+                    line,
+                    f"fragment: unknown phase {bad[0]}",
+                    word=bad[0],
+                    hint=lambda: did_you_mean(bad[0], self.vocab.phases),
+                )
                 return
             i, j = order.index(ends[0]), order.index(ends[-1])
             if j < i:
                 self.fail(line, f"fragment: {part} runs backwards", hint=f"write {ends[-1]}–{ends[0]}")
                 return
-            phases += order[i:j + 1]
+            phases += order[i : j + 1]
         self.fragment = Fragment(line, tuple(dict.fromkeys(phases)) or None)
 
     def set_occasion(self, line: int, spec: object) -> None:
         """`occasion presiding=州长 venue=序 …` (or bare values; JSON: an object or a string): once,
         before the first event."""
         from xiangshe.domain.occasion import parse_words
+
         if self.occasion is not None:
             self.fail(line, f"a second occasion declaration (the first is at line {self.occasion[0]})")
             return
         if self.events:
-            self.fail(line, "an occasion declaration goes before the first event",
-                      hint=f"move it above line {self.events[0].line}")
+            self.fail(
+                line,
+                "an occasion declaration goes before the first event",
+                hint=f"move it above line {self.events[0].line}",
+            )
             return
         if isinstance(spec, dict):
             words = []
@@ -405,17 +467,20 @@ class _Reader:
             self.fail(1, "the trace has no events")
         if self.occasion is not None and not self.errors:
             from xiangshe.domain.occasion import build
+
             line, fields = self.occasion
             if fields.get("jun") == "不在" and (self.cast.by_role.get("君") or fields.get("presiding") == "君"):
-                why = (f"the cast has a 君 ({', '.join(self.cast.by_role['君'])})" if self.cast.by_role.get("君")
-                       else "the 君 presides")
+                why = (
+                    f"the cast has a 君 ({', '.join(self.cast.by_role['君'])})"
+                    if self.cast.by_role.get("君")
+                    else "the 君 presides"
+                )
                 self.fail(line, f"occasion: jun=不在, but {why}", word="jun=不在")
             else:
                 self.cast.occasion = build(fields, self.cast, line)
         if self.errors:
             raise TraceErrors(self.errors, self.more)
-        return Trace(self.path, self.events, self.cast, self.phase_lines, self.lines, self.directives,
-                     self.fragment)
+        return Trace(self.path, self.events, self.cast, self.phase_lines, self.lines, self.directives, self.fragment)
 
 
 def _split_kv(words: Iterable[str]) -> tuple[list[str], list[tuple[str, str]]]:
@@ -429,7 +494,7 @@ def _split_kv(words: Iterable[str]) -> tuple[list[str], list[tuple[str, str]]]:
     return plain, kv
 
 
-HEAD_BYTES = 8192                # a NUL byte in these makes a file binary
+HEAD_BYTES = 8192  # a NUL byte in these makes a file binary
 
 
 def _read_upto(stream: BinaryIO, n: int, into: bytearray) -> bytearray:
@@ -463,7 +528,7 @@ def read_bounded(stream: BinaryIO, display: str) -> bytearray:
 def _not_binary(data: bytes | bytearray, display: str) -> None:
     head = data[:HEAD_BYTES]
     if b"\x00" in head:
-        line = head[:head.index(b"\x00")].count(b"\n") + 1
+        line = head[: head.index(b"\x00")].count(b"\n") + 1
         raise TraceErrors([TraceError(display, line, "binary file: a trace is UTF-8 text")])
 
 
@@ -473,7 +538,7 @@ def decode(data: bytes | bytearray, display: str) -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
-        line = data[:err.start].count(b"\n") + 1
+        line = data[: err.start].count(b"\n") + 1
         raise TraceErrors([TraceError(display, line, "not UTF-8 text")]) from None
 
 
@@ -498,7 +563,7 @@ def parse_lines(text: str, path: str = "<trace>", vocab: Vocabulary | None = Non
     """Parse the line format."""
     lines = _lines(text)
     r = _Reader(path, vocab or vocabulary(), lines)
-    waiting: list[tuple[int, str]] = []           # directives on lines of their own, for the next statement
+    waiting: list[tuple[int, str]] = []  # directives on lines of their own, for the next statement
     for n, raw in enumerate(lines, 1):
         body = raw.split("#", 1)[0].strip()
         comment_at = raw.find("#")
@@ -543,23 +608,27 @@ def parse_lines(text: str, path: str = "<trace>", vocab: Vocabulary | None = Non
                 r.fail(n, "an event needs at least an actor and an act: ACTOR ACT [OBJECT] [key=value …]")
                 continue
             if len(rest) > 3:
-                r.fail(n, f"too many words before key=value: {' '.join(rest[3:])}",
-                       "an event is ACTOR ACT [OBJECT] [key=value …]; a recipient is to=…, a place at=…")
+                r.fail(
+                    n,
+                    f"too many words before key=value: {' '.join(rest[3:])}",
+                    "an event is ACTOR ACT [OBJECT] [key=value …]; a recipient is to=…, a place at=…",
+                )
                 continue
-            if rest != words[:len(rest)]:
+            if rest != words[: len(rest)]:
                 r.fail(n, "key=value pairs come after ACTOR ACT [OBJECT]")
                 continue
             comment = raw.split("#", 1)[1] if "#" in raw else ""
             m = _SOURCE.match(comment)
-            r.event(n, raw, rest[0], rest[1], rest[2] if len(rest) == 3 else None, attrs,
-                    int(m.group(1)) if m else None)
+            r.event(
+                n, raw, rest[0], rest[1], rest[2] if len(rest) == 3 else None, attrs, int(m.group(1)) if m else None
+            )
     r.directives += [Directive(at, None, text, "comment") for at, text in waiting]
     return r.finish()
 
 
 def _record(r: _Reader, n: int, rec: dict[str, str], raw: str) -> None:
     """One record of JSON Lines or YAML: an event, or a cast / pair / phase directive."""
-    if "ignore" in rec:                            # a suppression: "ignore": "R120: reason"
+    if "ignore" in rec:  # a suppression: "ignore": "R120: reason"
         rec = dict(rec)
         r.directives.append(Directive(n, n, rec.pop("ignore"), "field"))
     if "fragment" in rec:
@@ -567,11 +636,12 @@ def _record(r: _Reader, n: int, rec: dict[str, str], raw: str) -> None:
     elif "occasion" in rec:
         spec = rec["occasion"]
         rest = {k: v for k, v in rec.items() if k != "occasion"}
-        if spec in (True, None, "") and rest:              # flat: {"occasion": "", "presiding": …}
+        if spec in (True, None, "") and rest:  # flat: {"occasion": "", "presiding": …}
             spec = rest
         elif rest:
-            r.fail(n, f"an occasion record has its fields inside \"occasion\" or beside it, not both "
-                      f"({', '.join(rest)})")
+            r.fail(
+                n, f"an occasion record has its fields inside \"occasion\" or beside it, not both ({', '.join(rest)})"
+            )
             return
         r.set_occasion(n, spec if spec not in (True, None) else "")
     elif "phase" in rec:
@@ -588,8 +658,9 @@ def _record(r: _Reader, n: int, rec: dict[str, str], raw: str) -> None:
     else:
         attrs = [(k, v) for k, v in rec.items() if k not in ("actor", "act", "obj", "src")]
         src = rec.get("src", "")
-        r.event(n, raw, rec["actor"], rec["act"], rec.get("obj"), attrs,
-                _ascii_number(src[1:]) if src[:1] == "L" else None)
+        r.event(
+            n, raw, rec["actor"], rec["act"], rec.get("obj"), attrs, _ascii_number(src[1:]) if src[:1] == "L" else None
+        )
 
 
 class _DuplicateKey(Exception):
@@ -620,7 +691,7 @@ def parse_jsonl(text: str, path: str = "<trace>", vocab: Vocabulary | None = Non
         if not raw.strip():
             continue
         try:
-            if raw.startswith("\ufeff"):        # as json.loads: a byte-order mark is not JSON
+            if raw.startswith("\ufeff"):  # as json.loads: a byte-order mark is not JSON
                 raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", raw, 0)
             rec = _JSON.decode(raw)
         except _DuplicateKey as err:
@@ -643,8 +714,13 @@ def parse_jsonl(text: str, path: str = "<trace>", vocab: Vocabulary | None = Non
     return r.finish()
 
 
-_PLAIN_TAGS = {"tag:yaml.org,2002:str", "tag:yaml.org,2002:int", "tag:yaml.org,2002:float",
-               "tag:yaml.org,2002:bool", "tag:yaml.org,2002:null"}
+_PLAIN_TAGS = {
+    "tag:yaml.org,2002:str",
+    "tag:yaml.org,2002:int",
+    "tag:yaml.org,2002:float",
+    "tag:yaml.org,2002:bool",
+    "tag:yaml.org,2002:null",
+}
 
 
 @gc_paused()
@@ -661,17 +737,19 @@ def parse_yaml(text: str, path: str = "<trace>", vocab: Vocabulary | None = None
     r = _Reader(path, vocab or vocabulary(), lines)
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
-        if "*" in text:                           # an alias needs one: else no need to look
+        if "*" in text:  # an alias needs one: else no need to look
             alias = next((e for e in yaml.parse(text, Loader=loader) if isinstance(e, yaml.AliasEvent)), None)
             if alias is not None:
-                r.fail(alias.start_mark.line + 1, f"YAML aliases (*{alias.anchor}) are not allowed in a "
-                       "trace: write each record out (an alias can make a small file stand for a huge one)")
+                r.fail(
+                    alias.start_mark.line + 1,
+                    f"YAML aliases (*{alias.anchor}) are not allowed in a "
+                    "trace: write each record out (an alias can make a small file stand for a huge one)",
+                )
                 return r.finish()
         root = yaml.compose(text, Loader=loader)
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark
-        r.fail(mark.line + 1 if mark else 1, f"not valid YAML: {err.problem}",
-               column=mark.column + 1 if mark else None)
+        r.fail(mark.line + 1 if mark else 1, f"not valid YAML: {err.problem}", column=mark.column + 1 if mark else None)
         return r.finish()
     except (yaml.YAMLError, RecursionError) as err:
         r.fail(1, f"not valid YAML: {err}")
@@ -710,7 +788,7 @@ def parse_yaml(text: str, path: str = "<trace>", vocab: Vocabulary | None = None
     return r.finish()
 
 
-_WHITESPACE = re.compile(r"[ \t\n\r]*")      # JSON's whitespace
+_WHITESPACE = re.compile(r"[ \t\n\r]*")  # JSON's whitespace
 
 
 class _JSONStop(Exception):
@@ -734,7 +812,7 @@ class _JSONDocument:
         return _WHITESPACE.match(self.text, pos).end()
 
     def at(self, pos: int) -> str:
-        return self.text[pos:pos + 1]
+        return self.text[pos : pos + 1]
 
     def fail(self, pos: int, message: str) -> _JSONStop:
         self.r.fail(self.line(pos), message)
@@ -757,12 +835,14 @@ class _JSONDocument:
     def records(self) -> None:
         i = self.skip(0)
         if i == len(self.text):
-            return                                      # empty: "the trace has no events"
+            return  # empty: "the trace has no events"
         if self.at(i) != "[":
-            found, _ = self.value(i)                    # not JSON at all, or JSON but not an array
-            self.r.fail(self.line(i), 'a JSON trace is an array of records: [{"actor": …, "act": …}, …]',
-                        "one JSON object per line is JSON Lines: name the file .jsonl"
-                        if isinstance(found, dict) else None)
+            found, _ = self.value(i)  # not JSON at all, or JSON but not an array
+            self.r.fail(
+                self.line(i),
+                'a JSON trace is an array of records: [{"actor": …, "act": …}, …]',
+                "one JSON object per line is JSON Lines: name the file .jsonl" if isinstance(found, dict) else None,
+            )
             raise _JSONStop()
         i = self.skip(i + 1)
         if self.at(i) == "]":
@@ -808,7 +888,7 @@ class _JSONDocument:
                 at = self.skip(i + 1)
                 value, i = self.value(at)
                 if isinstance(value, (int, float)) and not isinstance(value, bool):
-                    value = self.text[at:i]             # a number as written, as YAML reads it
+                    value = self.text[at:i]  # a number as written, as YAML reads it
                 if key in rec and ok:
                     self.r.fail(self.line(key_at), f"duplicate key {key}")
                     ok = False
@@ -821,13 +901,13 @@ class _JSONDocument:
                     break
                 else:
                     raise self.syntax(i, "Expecting ',' delimiter")
-        n = self.line(first if first is not None else start)   # a record is at its first key
+        n = self.line(first if first is not None else start)  # a record is at its first key
         bad = [k for k, v in rec.items() if not isinstance(v, str)]
         if ok and bad:
             self.r.fail(n, f"values must be strings or numbers: {', '.join(bad)}")
         elif ok:
             lines = self.r.lines
-            _record(self.r, n, rec, lines[n - 1] if n <= len(lines) else "")   # type: ignore[arg-type]
+            _record(self.r, n, rec, lines[n - 1] if n <= len(lines) else "")  # type: ignore[arg-type]
         return i
 
 
@@ -855,6 +935,7 @@ def parse_file(path: Path, display: str | None = None, vocab: Vocabulary | None 
     """Parse a trace file by its suffix (see domain/sources.py): `.trace`, `.jsonl`, `.json`,
     `.yaml`, `.yml`, in any letter case; any other suffix is an input error."""
     from xiangshe.domain.sources import parse_path
+
     return parse_path(path, display, vocab)
 
 

@@ -47,7 +47,7 @@ def apply_variants(word: str) -> str:
 
 @cache
 def _converter(config: str):
-    import opencc          # lazily: ~20 ms, and only for words not found as written
+    import opencc  # lazily: ~20 ms, and only for words not found as written
 
     return opencc.OpenCC(config)
 
@@ -70,13 +70,13 @@ def _compatible(c: str) -> bool:
 def nfkc(word: str) -> str:
     """NFKC on compatibility ideographs and full-width letters and digits only.
 
-    >>> nfkc("\uF96F決拾２，")
+    >>> nfkc("\uf96f決拾２，")
     '說決拾2，'
     """
     return "".join(unicodedata.normalize("NFKC", c) if _compatible(c) else c for c in word)
 
 
-@lru_cache(maxsize=1 << 16)          # bounded: a file of a million different words is not kept whole
+@lru_cache(maxsize=1 << 16)  # bounded: a file of a million different words is not kept whole
 def fold(word: str) -> str:
     """A word as the vocabulary would write it: variants, NFKC, OpenCC t2s, variants.
 
@@ -87,4 +87,3 @@ def fold(word: str) -> str:
     if w.isascii():
         return w
     return apply_variants(to_simplified(w))
-

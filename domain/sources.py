@@ -38,7 +38,7 @@ from xiangshe.domain.vocabulary import Vocabulary
 
 #: a staging file's suffix (lower-cased) → its reader (parse.READERS)
 SUFFIXES = {".trace": "trace", ".jsonl": "jsonl", ".json": "json", ".yaml": "yaml", ".yml": "yaml"}
-FORMATS = tuple(READERS)                  # what --stdin-format accepts
+FORMATS = tuple(READERS)  # what --stdin-format accepts
 STDIN = "-"
 STDIN_NAME = "<stdin>"
 #: with no FILE, how long an open pipe on standard input may stay silent before it is refused
@@ -51,7 +51,7 @@ class Source:
     """One staging to read: a file (`path`), or standard input (`path` None); `error` if it cannot
     be read at all."""
 
-    display: str                          # the name in messages, JSON, SARIF and JUnit
+    display: str  # the name in messages, JSON, SARIF and JUnit
     path: Path | None = None
     fmt: str = "trace"
     error: TraceErrors | None = None
@@ -87,8 +87,7 @@ def format_of(path: Path | str, display: str) -> str:
     what = suffix if suffix else "(no extension)"
     close = difflib.get_close_matches(suffix.lower(), SUFFIXES, n=2, cutoff=0.75) if suffix else []
     hint = f"did you mean {', '.join(close)}?" if close else None
-    raise TraceErrors([TraceError(display, None, f"unknown file type {what}; a staging is {KNOWN}",
-                                  hint=hint)])
+    raise TraceErrors([TraceError(display, None, f"unknown file type {what}; a staging is {KNOWN}", hint=hint)])
 
 
 def parse_path(path: Path, display: str | None = None, vocab: Vocabulary | None = None) -> Trace:
@@ -127,6 +126,7 @@ def walk(directory: Path) -> list[Path]:
     """The staging files below `directory`, recursively, sorted by their path (component by
     component); hidden files and directories skipped, symbolic links to directories not followed.
     OSError if a directory cannot be read."""
+
     def fail(err: OSError) -> None:
         raise err
 
@@ -137,8 +137,12 @@ def walk(directory: Path) -> list[Path]:
     return sorted(found, key=lambda p: p.parts)
 
 
-def expand(args: Sequence[str], display: Callable[[Path], str], stdin_format: str | None = None,
-           stdin_filename: str | None = None) -> list[Source]:
+def expand(
+    args: Sequence[str],
+    display: Callable[[Path], str],
+    stdin_format: str | None = None,
+    stdin_filename: str | None = None,
+) -> list[Source]:
     """The sources that FILE arguments name, in order: files, the stagings below directories,
     standard input for `-`. A file reached twice is read once."""
     out: list[Source] = []
@@ -163,7 +167,7 @@ def expand(args: Sequence[str], display: Callable[[Path], str], stdin_format: st
                 out.append(stdin_source(stdin_format, stdin_filename))
             stdin_taken = True
             continue
-        if not arg:                      # `check "$PLAN"` with PLAN unset: not the current directory
+        if not arg:  # `check "$PLAN"` with PLAN unset: not the current directory
             out.append(_fail("''", "an empty FILE argument; name a file, a directory (. for this one) or -"))
             continue
         path = Path(arg)
@@ -186,8 +190,7 @@ def expand(args: Sequence[str], display: Callable[[Path], str], stdin_format: st
             out.append(_fail(where, f"cannot read the directory: {err.strerror or err}"))
             continue
         if not found:
-            out.append(_fail(shown, f"no staging files in this directory ({KNOWN}, "
-                                    "hidden ones skipped)"))
+            out.append(_fail(shown, f"no staging files in this directory ({KNOWN}, hidden ones skipped)"))
         for p in found:
             add(p, display(p))
     return out
@@ -207,8 +210,8 @@ def stdin_state(stream: object = None, wait: float = STDIN_WAIT) -> str:
     if stream is None:
         return "none"
     try:
-        fd = stream.fileno()                                   # type: ignore[attr-defined]
-    except (OSError, ValueError, AttributeError):              # an in-memory stream
+        fd = stream.fileno()  # type: ignore[attr-defined]
+    except (OSError, ValueError, AttributeError):  # an in-memory stream
         try:
             first = getattr(stream, "buffer", stream).read(1)  # type: ignore[attr-defined]
         except (OSError, ValueError):
@@ -229,7 +232,8 @@ def stdin_state(stream: object = None, wait: float = STDIN_WAIT) -> str:
     if stat.S_ISDIR(info.st_mode):
         return "none"
     import select
-    if hasattr(select, "poll"):                # a pipe, FIFO, socket or device: wait for a byte or EOF
+
+    if hasattr(select, "poll"):  # a pipe, FIFO, socket or device: wait for a byte or EOF
         poll = select.poll()
         poll.register(fd, select.POLLIN | select.POLLPRI)
         if not poll.poll(int(wait * 1000)):

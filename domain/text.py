@@ -47,11 +47,11 @@ class SourceText:
         """The (first line, last line) of every occurrence of `quote`."""
         if not quote:
             return []
-        return [(self._line_of[m.start()], self._line_of[m.end() - 1])
-                for m in re.finditer(re.escape(quote), self.flat)]
+        return [
+            (self._line_of[m.start()], self._line_of[m.end() - 1]) for m in re.finditer(re.escape(quote), self.flat)
+        ]
 
-    def cite(self, quote: str, line: int | None = None, *, where: str = "", at: int | None = None
-             ) -> Citation:
+    def cite(self, quote: str, line: int | None = None, *, where: str = "", at: int | None = None) -> Citation:
         """Locate `quote`; `line` picks one occurrence when the text repeats itself.
 
         >>> TEXT.cite("不贯不释")
@@ -71,29 +71,34 @@ class SourceText:
             if line is not None and first <= line <= last:
                 return Citation(quote, first, last, source=self.name)
         if line is None:
-            raise QuoteError(where or self.name, at,
-                             f"「{quote}」 occurs {len(found)} times in {self.name} "
-                             f"(lines {', '.join(starts)}); quote more of the sentence or add line = N")
-        raise QuoteError(where or self.name, at,
-                         f"「{quote}」 does not occur at line {line} of {self.name} "
-                         f"(it occurs at lines {', '.join(starts)})")
+            raise QuoteError(
+                where or self.name,
+                at,
+                f"「{quote}」 occurs {len(found)} times in {self.name} "
+                f"(lines {', '.join(starts)}); quote more of the sentence or add line = N",
+            )
+        raise QuoteError(
+            where or self.name,
+            at,
+            f"「{quote}」 does not occur at line {line} of {self.name} (it occurs at lines {', '.join(starts)})",
+        )
 
     def context(self, citation: Citation, width: int = 18) -> tuple[str, str, str]:
         """The quote with `width` characters of text either side (line breaks removed)."""
         starts = [m.start() for m in re.finditer(re.escape(citation.quote), self.flat)]
         start = next(s for s in starts if self._line_of[s] == citation.line)
         end = start + len(citation.quote)
-        return (self.flat[max(0, start - width):start], citation.quote, self.flat[end:end + width])
+        return (self.flat[max(0, start - width) : start], citation.quote, self.flat[end : end + width])
 
     def line_span(self, first: int, last: int) -> str:
-        return "".join(self.lines[first - 1:last])
+        return "".join(self.lines[first - 1 : last])
 
     def _nearest(self, quote: str) -> str | None:
         """The longest prefix of `quote` (at least two characters) that the text has, in context."""
         for n in range(len(quote) - 1, 1, -1):
             i = self.flat.find(quote[:n])
             if i >= 0:
-                return self.flat[i:i + len(quote) + 2]
+                return self.flat[i : i + len(quote) + 2]
         return None
 
 

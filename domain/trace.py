@@ -20,9 +20,9 @@ class Person:
     name: str
     role: str
     rank: str | None
-    line: int | None = None          # the cast line that declared him, if any
-    pair: str | None = None          # the name of his 耦
-    side: str | None = None          # 上射 or 下射
+    line: int | None = None  # the cast line that declared him, if any
+    pair: str | None = None  # the name of his 耦
+    side: str | None = None  # 上射 or 下射
     pair_line: int | None = None
 
 
@@ -61,7 +61,7 @@ class Event:
     round: int
     text: str
     obj_token: str | None = None
-    source_line: int | None = None   # the line of xiangsheli.txt the event enacts (`# L14 …`)
+    source_line: int | None = None  # the line of xiangsheli.txt the event enacts (`# L14 …`)
 
     def get(self, key: str) -> str | None:
         for k, v in self.attrs:
@@ -83,10 +83,10 @@ class Directive:
     a comment `# xiangshe: ignore[R120] reason` in the line format, or a record's `ignore` field
     (`"ignore": "R120: reason"`) in JSON Lines and YAML."""
 
-    line: int                 # where it is written
-    target: int | None        # the line whose findings it concerns (None: no statement follows)
-    text: str                 # after `xiangshe:` (a comment), or the field's value
-    form: str                 # "comment" or "field"
+    line: int  # where it is written
+    target: int | None  # the line whose findings it concerns (None: no statement follows)
+    text: str  # after `xiangshe:` (a comment), or the field's value
+    form: str  # "comment" or "field"
 
 
 @dataclass(frozen=True)
@@ -112,14 +112,14 @@ class Occasion:
     from the presiding officer (the 记's own pairing of rank, 中 and 旌). `declared` names the fields the
     trace wrote; `line` is the header's line (None: nothing declared, every field is a default)."""
 
-    presiding: str                  # 州长 | 乡大夫 | 君
-    venue: str                      # 序 (榭, the text's 豫) | 庠 (the text's 堂)
-    site: str | None                # 国中 | 郊 | 竟 (the ruler's); None: outside the city
+    presiding: str  # 州长 | 乡大夫 | 君
+    venue: str  # 序 (榭, the text's 豫) | 庠 (the text's 堂)
+    site: str | None  # 国中 | 郊 | 竟 (the ruler's); None: outside the city
     hou: str
     zhong: str
     jing: str
-    jun: str                        # 在 | 不在: the ruler present
-    rank: str                       # of the presiding officer: 士 | 大夫 | 君 (derived)
+    jun: str  # 在 | 不在: the ruler present
+    rank: str  # of the presiding officer: 士 | 大夫 | 君 (derived)
     line: int | None = None
     declared: tuple[str, ...] = ()
 
@@ -180,12 +180,13 @@ class Trace:
     phase_lines: list[tuple[int, str]] = field(default_factory=list)
     source_lines: list[str] = field(default_factory=list)
     directives: list[Directive] = field(default_factory=list)
-    fragment: Fragment | None = None       # None: the trace is a whole ceremony
+    fragment: Fragment | None = None  # None: the trace is a whole ceremony
 
     @property
     def occasion(self) -> Occasion:
         """The occasion of the staging: as declared, or the default one."""
         from xiangshe.domain.occasion import occasion_of
+
         return occasion_of(self.cast)
 
     def __iter__(self) -> Iterator[Event]:

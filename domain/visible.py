@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import re
 
-WIDTH = 200          # the most characters of a trace line quoted back
-LONGEST_WORD = 60    # the most characters of one of the user's words quoted in a message
+WIDTH = 200  # the most characters of a trace line quoted back
+LONGEST_WORD = 60  # the most characters of one of the user's words quoted in a message
 
-_ACTING = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069"
-                     "\ud800-\udfff\ufffe\uffff]")
+_ACTING = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff\ufffe\uffff]"
+)
 
 
 def _escape(m: re.Match) -> str:

@@ -39,7 +39,7 @@ def split_number(word: str) -> tuple[str, str]:
     (('众宾', '12'), ('jue-cup-', '2'), ('宾', ''))
     """
     n = _DIGITS.match(word[::-1]).end()
-    return word[:len(word) - n], word[len(word) - n:]
+    return word[: len(word) - n], word[len(word) - n :]
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,7 @@ class Role(Term):
     single: bool = False
     rank: str | None = None
     aliases: tuple[str, ...] = ()
-    kind_of: str | None = None          # an office held by one of another role (大师: one of the 工)
+    kind_of: str | None = None  # an office held by one of another role (大师: one of the 工)
 
 
 @dataclass(frozen=True)
@@ -72,7 +72,7 @@ class Attribute:
     key: str
     gloss: str
     values: tuple[str, ...]
-    aliases: dict[str, str] = field(default_factory=dict, compare=False)   # slug / en → value
+    aliases: dict[str, str] = field(default_factory=dict, compare=False)  # slug / en → value
     #: a count: any whole number ≥ 0, in ASCII digits or Chinese numerals (domain/numerals.py),
     #: read as its ASCII digits; `values` is then empty
     count: bool = False
@@ -130,6 +130,7 @@ class Vocabulary:
             attr = self.attributes[section[5:]]
             if attr.count:
                 from xiangshe.domain.numerals import read_count
+
                 n = read_count(word)
                 return None if n is None else str(n)
             return word if word in attr.values else None
@@ -141,6 +142,7 @@ class Vocabulary:
         if word.isascii() or all(c.isascii() for c in set(word).difference(self.chars)):
             return word
         from xiangshe.domain.script import fold
+
         return fold(word)
 
     def resolve(self, section: str, word: str) -> str | None:
@@ -166,6 +168,7 @@ class Vocabulary:
         hint = did_you_mean(folded, choices)
         if folded != word:
             from xiangshe.domain.script import to_traditional
+
             hint = to_traditional(hint)
         return hint
 
@@ -178,7 +181,7 @@ class Vocabulary:
         found = self.object_kind(folded) if folded != token else None
         if found is not None:
             return found
-        head, digits = split_number(folded)          # an alias with an instance number: jue-cup2, jue-cup-2
+        head, digits = split_number(folded)  # an alias with an instance number: jue-cup2, jue-cup-2
         name = self.ascii_aliases["objects"].get(head.removesuffix("-").lower())
         return (self.objects[name], digits) if name else None
 
@@ -225,8 +228,11 @@ def _terms(table: dict, cls: type, path: str, section: str) -> dict:
             if alias is None:
                 continue
             if alias.lower() in slugs:
-                raise RulebookError(path, None, f"alias {alias!r} of [{section}.{name}] is also an "
-                                                f"alias (slug or en) of {slugs[alias.lower()]}")
+                raise RulebookError(
+                    path,
+                    None,
+                    f"alias {alias!r} of [{section}.{name}] is also an alias (slug or en) of {slugs[alias.lower()]}",
+                )
             slugs[alias.lower()] = name
         if "aliases" in entry:
             entry["aliases"] = tuple(entry["aliases"])
@@ -245,13 +251,15 @@ def _value_aliases(table: dict, values: list, path: str, section: str) -> dict[s
         if aliases is None:
             continue
         if len(aliases) != len(values):
-            raise RulebookError(path, None, f"[{section}] {kind} has {len(aliases)} entries "
-                                            f"for {len(values)} values")
+            raise RulebookError(path, None, f"[{section}] {kind} has {len(aliases)} entries for {len(values)} values")
         for alias, value in zip(aliases, values, strict=True):
             key = str(alias).lower()
             if not key.isascii() or out.get(key, str(value)) != str(value):
-                raise RulebookError(path, None, f"[{section}] alias {alias!r} is not ASCII or names "
-                                                f"two values ({out.get(key)}, {value})")
+                raise RulebookError(
+                    path,
+                    None,
+                    f"[{section}] alias {alias!r} is not ASCII or names two values ({out.get(key)}, {value})",
+                )
             out[key] = str(value)
     return out
 
@@ -267,9 +275,13 @@ def load_vocabulary(path: Path = VOCABULARY_PATH) -> Vocabulary:
         for order, (pid, p) in enumerate(sorted(data.get("phases", {}).items()), 1)
     }
     attributes = {
-        key: Attribute(key, a.get("gloss", ""), tuple(str(v) for v in a.get("values", ())),
-                       _value_aliases(a, a.get("values", ()), where, f"attributes.{key}"),
-                       bool(a.get("count", False)))
+        key: Attribute(
+            key,
+            a.get("gloss", ""),
+            tuple(str(v) for v in a.get("values", ())),
+            _value_aliases(a, a.get("values", ()), where, f"attributes.{key}"),
+            bool(a.get("count", False)),
+        )
         for key, a in data.get("attributes", {}).items()
     }
     vocab = Vocabulary(

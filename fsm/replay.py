@@ -66,7 +66,7 @@ class Steps:
     by_act: dict[str, dict[str, str]]
     name: str
     initial: str
-    label: str | None         # how a change is labelled: the table's name (persons), else None
+    label: str | None  # how a change is labelled: the table's name (persons), else None
 
 
 _STEPS: dict[int, Steps] = {}
@@ -86,8 +86,9 @@ def steps(table: Table) -> Steps:
                     raise ValueError(f"{table.path}: {act} from {source} is not one plain edge")
                 dest = found[0].dest
                 row[source] = source if dest is None else dest
-        got = _STEPS[id(table)] = Steps(table, by_act, table.name, table.initial,
-                                        table.name if table.is_person else None)
+        got = _STEPS[id(table)] = Steps(
+            table, by_act, table.name, table.initial, table.name if table.is_person else None
+        )
     return got
 
 
@@ -127,10 +128,10 @@ def replay(trace: Trace) -> Replay:
     event touches are distinct, so reading each state just before its own move reads the states
     before the event."""
     out = Replay()
-    refusals, obj_states, actor_states, all_changes = (out.refusals, out.obj_state, out.actor_state,
-                                                       out.changes)
-    by_person = {name: [(m, [m.initial]) for m in map(steps, person_tables(p))]
-                 for name, p in trace.cast.persons.items()}
+    refusals, obj_states, actor_states, all_changes = (out.refusals, out.obj_state, out.actor_state, out.changes)
+    by_person = {
+        name: [(m, [m.initial]) for m in map(steps, person_tables(p))] for name, p in trace.cast.persons.items()
+    }
     objects: dict[str, Steps | None] = {}
     cells: dict[tuple[str, str], list[str]] = {}
     for e in trace.events:

@@ -18,24 +18,28 @@ def state_index(table: Table) -> dict[str, int]:
     return {s: i for i, s in enumerate(table.states)}
 
 
-def machine_relation(table: Table, name: str, concerns: Sequence[z3.BoolRef],
-                     act: Sequence[z3.BitVecRef], act_index: dict[str, int],
-                     act_is: Callable[[int, str], z3.BoolRef] | None = None
-                     ) -> tuple[list[z3.BitVecRef], list[z3.BoolRef], list[z3.BoolRef]]:
+def machine_relation(
+    table: Table,
+    name: str,
+    concerns: Sequence[z3.BoolRef],
+    act: Sequence[z3.BitVecRef],
+    act_index: dict[str, int],
+    act_is: Callable[[int, str], z3.BoolRef] | None = None,
+) -> tuple[list[z3.BitVecRef], list[z3.BoolRef], list[z3.BoolRef]]:
     """State variables s[0..k] of one instance, the constraints linking them, and ok[t].
 
     Only the edges whose act is in `act_index` are written: a search passes its alphabet, and an
     act outside it never occurs. `act_is(t, a)` may supply the (shared) term act[t] == a."""
     index = state_index(table)
     k = len(concerns)
-    width = act[0].size() if act else 8                 # the step terms' bit-vector width
+    width = act[0].size() if act else 8  # the step terms' bit-vector width
     s = [z3.BitVec(f"{name}@{t}", width) for t in range(k + 1)]
     constraints: list[z3.BoolRef] = [s[0] == index[table.initial]]
     ok = []
     edges = [e for e in table.edges if e.act in act_index]
     is_act = act_is or (lambda t, a: act[t] == act_index[a])
     for t in range(k):
-        at = {src: s[t] == index[src] for src in sorted({e.source for e in edges})}   # sorted: a set's order varies
+        at = {src: s[t] == index[src] for src in sorted({e.source for e in edges})}  # sorted: a set's order varies
         fires = [(z3.And(is_act(t, e.act), at[e.source]), index[e.dest]) for e in edges]
         nxt: z3.BitVecRef = s[t]
         for cond, dest in reversed(fires):

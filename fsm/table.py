@@ -26,7 +26,7 @@ class Edge:
     source: str
     dest: str
     cite: Citation
-    defined_at: int          # line of the edge in its table file
+    defined_at: int  # line of the edge in its table file
 
 
 @dataclass(frozen=True)
@@ -37,16 +37,15 @@ class Table:
     path: str
     initial: str
     edges: tuple[Edge, ...]
-    objects: tuple[str, ...] = ()      # object kinds whose instances run this machine
-    roles: tuple[str, ...] = ()        # roles whose persons run this machine
-    shooters: bool = False             # every person in a pair (耦) runs this machine
+    objects: tuple[str, ...] = ()  # object kinds whose instances run this machine
+    roles: tuple[str, ...] = ()  # roles whose persons run this machine
+    shooters: bool = False  # every person in a pair (耦) runs this machine
     state_gloss: tuple[tuple[str, str], ...] = ()
-    final: tuple[str, ...] = ()        # states where an instance's part in the ceremony ends
+    final: tuple[str, ...] = ()  # states where an instance's part in the ceremony ends
 
     @property
     def states(self) -> tuple[str, ...]:
-        named = [self.initial, *(s for e in self.edges for s in (e.source, e.dest)),
-                 *(s for s, _ in self.state_gloss)]
+        named = [self.initial, *(s for e in self.edges for s in (e.source, e.dest)), *(s for s, _ in self.state_gloss)]
         return tuple(dict.fromkeys(named))
 
     @property
@@ -119,14 +118,25 @@ def load_table(path: Path, vocab: Vocabulary) -> Table:
             dest = item.get("to", source)
             edge = Edge(act, source, dest, cite, at)
             if (act, source) in seen and seen[(act, source)].dest != dest:
-                raise RulebookError(where, at, f"{act} from {source} goes to both "
-                                               f"{seen[(act, source)].dest} and {dest}")
+                raise RulebookError(
+                    where, at, f"{act} from {source} goes to both {seen[(act, source)].dest} and {dest}"
+                )
             seen[(act, source)] = edge
             edges.append(edge)
     glosses = tuple((str(k), str(v)) for k, v in data.get("states", {}).items())
-    table = Table(data["name"], data["slug"], data.get("gloss", ""), where, data["initial"],
-                  tuple(edges), objects, roles, bool(data.get("shooters", False)), glosses,
-                  tuple(data.get("final", ())))
+    table = Table(
+        data["name"],
+        data["slug"],
+        data.get("gloss", ""),
+        where,
+        data["initial"],
+        tuple(edges),
+        objects,
+        roles,
+        bool(data.get("shooters", False)),
+        glosses,
+        tuple(data.get("final", ())),
+    )
     for state in table.final:
         if state not in table.states:
             raise RulebookError(where, _line_of(raw_lines, "final"), f"final state {state} is not a state")
@@ -139,8 +149,7 @@ def load_table(path: Path, vocab: Vocabulary) -> Table:
 def tables() -> tuple[Table, ...]:
     """All machine tables, sorted by name, checked against each other."""
     vocab = vocabulary()
-    out = sorted((load_table(p, vocab) for p in sorted(TABLES_DIR.glob("*.toml"))),
-                 key=lambda t: t.slug)
+    out = sorted((load_table(p, vocab) for p in sorted(TABLES_DIR.glob("*.toml"))), key=lambda t: t.slug)
     owner: dict[str, str] = {}
     for t in out:
         for kind in t.objects:

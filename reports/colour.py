@@ -24,15 +24,19 @@ def enabled(forced: bool | None) -> bool:
 def _line(line: str) -> str:
     m = _ERROR.match(line)
     if m:
-        return (click.style(m.group(1), bold=True) + click.style(m.group(2), fg="red", bold=True)
-                + m.group(3) + line[m.end():])
+        return (
+            click.style(m.group(1), bold=True)
+            + click.style(m.group(2), fg="red", bold=True)
+            + m.group(3)
+            + line[m.end() :]
+        )
     if line.startswith("ok:"):
         return click.style(line, fg="green", bold=True)
     if re.match(r"^(\d+ violations? in |bad input: |输入有误：)", line):
         return click.style(line, fg="red", bold=True)
     stripped = line.lstrip()
     if stripped[:1] in _MARK:
-        indent = line[:len(line) - len(stripped)]
+        indent = line[: len(line) - len(stripped)]
         return indent + click.style(stripped[0], fg=_MARK[stripped[0]]) + stripped[1:]
     if stripped.startswith(("why ", "rule ", "text ", "readings:")):
         return click.style(line, dim=True)

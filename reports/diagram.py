@@ -13,39 +13,39 @@ from dataclasses import dataclass
 
 from xiangshe.fsm.table import Table
 
-COL_GAP = 165          # px between the centres of two columns
-ROW_GAP = 104          # px between the centres of two states in a column
+COL_GAP = 165  # px between the centres of two columns
+ROW_GAP = 104  # px between the centres of two states in a column
 NODE_H = 34
-CHAR_W = 15            # a CJK character at the diagram's font size, with some air
+CHAR_W = 15  # a CJK character at the diagram's font size, with some air
 PAD = 40
 LOOP_ACTS_PER_LINE = 5
-MAX_COLUMNS = 7        # a longer chain of columns is folded into rows
-BAND_GAP = 56          # px between two rows of columns
+MAX_COLUMNS = 7  # a longer chain of columns is folded into rows
+BAND_GAP = 56  # px between two rows of columns
 
 
 @dataclass(frozen=True)
 class Node:
     state: str
-    x: float               # centre
+    x: float  # centre
     y: float
     w: float
     h: float
     initial: bool
     final: bool
     gloss: str
-    loop: tuple[str, ...]          # the acts that keep the state (self-loops), wrapped in lines
-    loop_title: str                # each of them with its quote, for the tooltip
+    loop: tuple[str, ...]  # the acts that keep the state (self-loops), wrapped in lines
+    loop_title: str  # each of them with its quote, for the tooltip
 
 
 @dataclass(frozen=True)
 class Arrow:
     source: str
     dest: str
-    path: str              # SVG path data
-    label: str             # the acts, joined
+    path: str  # SVG path data
+    label: str  # the acts, joined
     lx: float
     ly: float
-    title: str             # each act with its quote and line
+    title: str  # each act with its quote and line
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,7 @@ class Diagram:
     arrows: tuple[Arrow, ...]
     width: float
     height: float
-    start: tuple[float, float, float, float]   # the initial marker: dot centre, and arrow end
+    start: tuple[float, float, float, float]  # the initial marker: dot centre, and arrow end
 
 
 def _layers(table: Table) -> list[list[str]]:
@@ -89,7 +89,7 @@ def _acts_title(table: Table, source: str, dest: str) -> tuple[list[str], str]:
 
 
 def _wrap(acts: list[str], n: int = LOOP_ACTS_PER_LINE) -> tuple[str, ...]:
-    return tuple("·".join(acts[i:i + n]) for i in range(0, len(acts), n))
+    return tuple("·".join(acts[i : i + n]) for i in range(0, len(acts), n))
 
 
 def layout(table: Table) -> Diagram:
@@ -116,14 +116,22 @@ def layout(table: Table) -> Diagram:
         for row, state in enumerate(layer):
             acts, title = loops[state]
             w = max(64, CHAR_W * len(state) + 24)
-            nodes[state] = Node(state, x, top + row * row_gap + NODE_H / 2, w, NODE_H,
-                                state == table.initial, state in table.final,
-                                gloss.get(state, ""), _wrap(acts), title)
+            nodes[state] = Node(
+                state,
+                x,
+                top + row * row_gap + NODE_H / 2,
+                w,
+                NODE_H,
+                state == table.initial,
+                state in table.final,
+                gloss.get(state, ""),
+                _wrap(acts),
+                title,
+            )
     width = PAD * 2 + 140 + (min(per_row, len(layers)) - 1) * col_gap
     pairs = list(dict.fromkeys((e.source, e.dest) for e in table.edges if e.source != e.dest))
     box = (PAD / 2, 8.0, width - PAD / 2, height - 8)
-    arrows = [_arrow(table, nodes[a], nodes[b], (b, a) in pairs, list(nodes.values()), box)
-              for a, b in pairs]
+    arrows = [_arrow(table, nodes[a], nodes[b], (b, a) in pairs, list(nodes.values()), box) for a, b in pairs]
     init = nodes[table.initial]
     start = (init.x - init.w / 2 - 34, init.y, init.x - init.w / 2 - 2, init.y)
     return Diagram(table, tuple(nodes[s] for s in table.states), tuple(arrows), width, height, start)
@@ -149,8 +157,9 @@ def _blocked(a: Node, b: Node, nodes: list[Node]) -> bool:
     return False
 
 
-def _arrow(table: Table, a: Node, b: Node, both_ways: bool, nodes: list[Node],
-           box: tuple[float, float, float, float]) -> Arrow:
+def _arrow(
+    table: Table, a: Node, b: Node, both_ways: bool, nodes: list[Node], box: tuple[float, float, float, float]
+) -> Arrow:
     acts, title = _acts_title(table, a.state, b.state)
     dx, dy = b.x - a.x, b.y - a.y
     dist = (dx * dx + dy * dy) ** 0.5 or 1.0
@@ -159,8 +168,8 @@ def _arrow(table: Table, a: Node, b: Node, both_ways: bool, nodes: list[Node],
     bend = 26.0 if both_ways else 0.0
     if _blocked(a, b, nodes):
         bend = max(bend, 0.3 * dist)
-    nx, ny = -uy, ux                       # the left-hand normal: a pair's two arrows part
-    mx = min(max((a.x + b.x) / 2 + nx * bend, box[0]), box[2])     # the curve stays in the picture
+    nx, ny = -uy, ux  # the left-hand normal: a pair's two arrows part
+    mx = min(max((a.x + b.x) / 2 + nx * bend, box[0]), box[2])  # the curve stays in the picture
     my = min(max((a.y + b.y) / 2 + ny * bend, box[1]), box[3])
     sx, sy = _border(a, mx - a.x, my - a.y)
     ex, ey = _border(b, mx - b.x, my - b.y)
@@ -186,7 +195,7 @@ def mermaid(table: Table) -> str:
     out = ["stateDiagram-v2"]
     out += [f'    state "{s}" as {ids[s]}' for s in table.states]
     out.append(f"    [*] --> {ids[table.initial]}")
-    for (a, b) in dict.fromkeys((e.source, e.dest) for e in table.edges):
+    for a, b in dict.fromkeys((e.source, e.dest) for e in table.edges):
         acts, _ = _acts_title(table, a, b)
         out.append(f"    {ids[a]} --> {ids[b]}: {', '.join(acts)}")
     out += [f"    {ids[s]} --> [*]" for s in table.final]

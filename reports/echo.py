@@ -12,7 +12,7 @@ from xiangshe.reports import interrupt
 
 
 def echo(text: str = "", *, err: bool = False, nl: bool = True) -> None:
-    interrupt.check()                     # after a Ctrl-C nothing more is said (no verdict)
+    interrupt.check()  # after a Ctrl-C nothing more is said (no verdict)
     click.echo(visible(text), err=err, nl=nl)
 
 

@@ -24,10 +24,8 @@ def escape_property(s: str) -> str:
     return escape_data(s).replace(":", "%3A").replace(",", "%2C")
 
 
-def command(kind: str, message: str, file: str | None = None, line: int | None = None,
-            title: str | None = None) -> str:
-    props = [(k, v) for k, v in (("file", file), ("line", str(line) if line else None),
-                                 ("title", title)) if v]
+def command(kind: str, message: str, file: str | None = None, line: int | None = None, title: str | None = None) -> str:
+    props = [(k, v) for k, v in (("file", file), ("line", str(line) if line else None), ("title", title)) if v]
     head = f"::{kind}" + (" " + ",".join(f"{k}={escape_property(v)}" for k, v in props) if props else "")
     return f"{head}::{escape_data(message)}"
 
@@ -60,10 +58,9 @@ def input_errors(text: str) -> str:
             file = m["file"] if m["file"] != "error" else None
             out.append([file, int(m["line"]) if m["line"] else None, [m["message"]]])
         elif raw.startswith("error: "):
-            out.append([None, None, [raw[len("error: "):]]])
+            out.append([None, None, [raw[len("error: ") :]]])
         elif out and raw.strip():
             out[-1][2].append(raw.strip())
         elif raw.strip():
             out.append([None, None, [raw.strip()]])
-    return "\n".join(command("error", "\n".join(msg), file, line, "xiangshe: bad input")
-                     for file, line, msg in out)
+    return "\n".join(command("error", "\n".join(msg), file, line, "xiangshe: bad input") for file, line, msg in out)

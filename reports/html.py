@@ -26,7 +26,7 @@ from xiangshe.reports.diagram import layout, mermaid
 from xiangshe.reports.timeline import findings_by_event, rule_anchor, timeline
 
 TEMPLATES = Path(__file__).with_name("templates")
-CONTEXT_WIDTH = 24          # characters of the text either side of a quote
+CONTEXT_WIDTH = 24  # characters of the text either side of a quote
 
 
 @dataclass(frozen=True)
@@ -34,14 +34,14 @@ class Quote:
     before: str
     quote: str
     after: str
-    where: str              # xiangsheli.txt:134 or :134–135
+    where: str  # xiangsheli.txt:134 or :134–135
 
 
 @dataclass(frozen=True)
 class Occurrence:
     finding: Finding
     anchor: str
-    excerpt: tuple[tuple[int, str, bool], ...]     # trace lines around it: (line, text, is it)
+    excerpt: tuple[tuple[int, str, bool], ...]  # trace lines around it: (line, text, is it)
 
 
 @dataclass(frozen=True)
@@ -50,7 +50,7 @@ class RuleGroup:
     anchor: str
     name: str
     catalogue: str | None
-    kind: str               # rule, machine, audit
+    kind: str  # rule, machine, audit
     reading: str | None
     defined: str
     headings: tuple[str, ...]
@@ -87,10 +87,20 @@ def rule_groups(trace: Trace, findings: Sequence[Finding]) -> list[RuleGroup]:
         for f in fs:
             n += 1
             occ.append(Occurrence(f, f"finding-{n}", _excerpt(trace, f.line)))
-        out.append(RuleGroup(rid, rule_anchor(rid), fs[0].name, fs[0].catalogue, kind, fs[0].reading,
-                             rule.location if rule else fs[0].defined,
-                             rule.headings if rule else fs[0].headings,
-                             tuple(quote_in_context(c) for c in dict.fromkeys(cites)), tuple(occ)))
+        out.append(
+            RuleGroup(
+                rid,
+                rule_anchor(rid),
+                fs[0].name,
+                fs[0].catalogue,
+                kind,
+                fs[0].reading,
+                rule.location if rule else fs[0].defined,
+                rule.headings if rule else fs[0].headings,
+                tuple(quote_in_context(c) for c in dict.fromkeys(cites)),
+                tuple(occ),
+            )
+        )
     return out
 
 
@@ -114,15 +124,19 @@ def machine_views() -> list[MachineView]:
 
 @cache
 def _env() -> Environment:
-    env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=True, undefined=StrictUndefined,
-                      trim_blocks=True, lstrip_blocks=True)
+    env = Environment(
+        loader=FileSystemLoader(TEMPLATES),
+        autoescape=True,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
     env.filters["chun_qi"] = chun_qi
     env.filters["n"] = lambda v: f"{v:.1f}".rstrip("0").rstrip(".")
     return env
 
 
-def html_report(trace: Trace, result: Result, readings: dict[str, str], generator: str = "xiangshe"
-                ) -> str:
+def html_report(trace: Trace, result: Result, readings: dict[str, str], generator: str = "xiangshe") -> str:
     """The report page of `trace`, checked as `result` under `readings`."""
     from xiangshe.constraints.readings import describe
 
@@ -130,12 +144,23 @@ def html_report(trace: Trace, result: Result, readings: dict[str, str], generato
     tl = timeline(trace, rep, result.findings)
     groups = rule_groups(trace, result.findings)
     located = findings_by_event(trace, result.findings)
-    unplaced = [f for f in result.findings
-                if not any(f in fs for fs in located.values())]
+    unplaced = [f for f in result.findings if not any(f in fs for fs in located.values())]
     phases = sorted({e.phase for e in trace.events if e.phase})
-    return _env().get_template("report.html.j2").render(
-        trace=trace, result=result, tl=tl, groups=groups, unplaced=unplaced,
-        machines=machine_views(), readings=describe(readings), generator=generator,
-        persons=len(trace.cast.persons), phases=phases,
-        rules_hit=len(groups), text_name=TEXT.name,
+    return (
+        _env()
+        .get_template("report.html.j2")
+        .render(
+            trace=trace,
+            result=result,
+            tl=tl,
+            groups=groups,
+            unplaced=unplaced,
+            machines=machine_views(),
+            readings=describe(readings),
+            generator=generator,
+            persons=len(trace.cast.persons),
+            phases=phases,
+            rules_hit=len(groups),
+            text_name=TEXT.name,
+        )
     )

@@ -19,7 +19,7 @@ class Interrupted(BaseException):
     """The user pressed Ctrl-C (SIGINT). A BaseException: no `except Exception` holds it up."""
 
 
-_pending = False     # a Ctrl-C came: even if its exception was swallowed (raised inside a __del__)
+_pending = False  # a Ctrl-C came: even if its exception was swallowed (raised inside a __del__)
 
 
 def _raise(_signum, _frame) -> None:
@@ -31,10 +31,12 @@ def _raise(_signum, _frame) -> None:
 def _unraisable(previous):
     """Python drops an exception raised where it cannot propagate (an object's __del__, such as z3's
     AstRef) and prints it: an Interrupted there is kept as pending instead, and said nothing of."""
+
     def hook(unraisable) -> None:
         if unraisable.exc_type is not None and issubclass(unraisable.exc_type, Interrupted):
             return
         previous(unraisable)
+
     return hook
 
 
@@ -57,7 +59,7 @@ def check() -> None:
 
 def stop() -> None:
     """Say so and exit 130 (on a terminal the line is cleared first: the ^C echo, a progress line)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)           # a second Ctrl-C does not interrupt the exit
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C does not interrupt the exit
     clear = "\r\033[K" if sys.stderr.isatty() else ""
     sys.stderr.write(f"{clear}xiangshe: interrupted\n")
     sys.stderr.flush()

@@ -22,20 +22,24 @@ def check_ids(rules: Sequence[Rule] | None = None) -> list[str]:
     default readings if None), the machines (machine.<slug>), the audit (audit.<catalogue>)."""
     if rules is None:
         from xiangshe.constraints.rulebook import active_rules
+
         rules = active_rules()
-    return ([r.id for r in rules if r.encoded] + [f"machine.{t.slug}" for t in tables()]
-            + [audit_id(c) for c, _, _ in AUDIT_CHECKS])
+    return (
+        [r.id for r in rules if r.encoded]
+        + [f"machine.{t.slug}" for t in tables()]
+        + [audit_id(c) for c, _, _ in AUDIT_CHECKS]
+    )
 
 
-def check_junit(results: Sequence[Result], rules: Sequence[Rule] | None = None,
-                readings: dict[str, str] | None = None) -> str:
+def check_junit(
+    results: Sequence[Result], rules: Sequence[Rule] | None = None, readings: dict[str, str] | None = None
+) -> str:
     ids = check_ids(rules)
     root = ET.Element("testsuites", name="xiangshe")
     total_tests = total_failures = total_errors = 0
     for r in results:
-        if r.input_errors:                       # could not be read: one test case, in error
-            suite = ET.SubElement(root, "testsuite", name=r.path, tests="1", failures="0", errors="1",
-                                  skipped="0")
+        if r.input_errors:  # could not be read: one test case, in error
+            suite = ET.SubElement(root, "testsuite", name=r.path, tests="1", failures="0", errors="1", skipped="0")
             case = ET.SubElement(suite, "testcase", classname=r.path, name=INPUT_ERROR)
             first = r.input_errors[0]
             error = ET.SubElement(case, "error", message=first.render().split("\n")[0], type=INPUT_ERROR)
@@ -48,9 +52,15 @@ def check_junit(results: Sequence[Result], rules: Sequence[Rule] | None = None,
             by_rule.setdefault(f.rule, []).append(f)
         names = ids + [rid for rid in by_rule if rid not in ids]
         skipped = set(r.not_applied)
-        suite = ET.SubElement(root, "testsuite", name=r.path, tests=str(len(names)),
-                              failures=str(len(r.findings)), errors="0",
-                              skipped=str(sum(rid in skipped for rid in names)))
+        suite = ET.SubElement(
+            root,
+            "testsuite",
+            name=r.path,
+            tests=str(len(names)),
+            failures=str(len(r.findings)),
+            errors="0",
+            skipped=str(sum(rid in skipped for rid in names)),
+        )
         if readings is not None:
             props = ET.SubElement(suite, "properties")
             for point, option in readings.items():
@@ -61,8 +71,9 @@ def check_junit(results: Sequence[Result], rules: Sequence[Rule] | None = None,
                 ET.SubElement(case, "skipped", message="not applied (--select, --ignore, per-file-ignores)")
             for f in by_rule.get(rid, ()):
                 where = f"{r.path}:{f.line}" if f.line else r.path
-                failure = ET.SubElement(case, "failure", message=f"{where}: {f.message}",
-                                        type=rid.split(".")[0] if "." in rid else "rule")
+                failure = ET.SubElement(
+                    case, "failure", message=f"{where}: {f.message}", type=rid.split(".")[0] if "." in rid else "rule"
+                )
                 failure.text = finding_text(f, r.path)
         total_tests += len(names)
         total_failures += len(r.findings)
@@ -89,15 +100,22 @@ def _xml(root: ET.Element) -> str:
 def rulecheck_junit(report) -> str:
     """The JUnit XML of `check-rules`: a testcase per check item; failed items fail."""
     failed = [i for i in report.items if not i.ok and i.severity == "error"]
-    suites = ET.Element("testsuites", name="xiangshe check-rules", tests=str(len(report.items)),
-                        failures=str(len(failed)))
-    suite = ET.SubElement(suites, "testsuite", name="check-rules", tests=str(len(report.items)),
-                          failures=str(len(failed)), errors="0", skipped="0")
+    suites = ET.Element(
+        "testsuites", name="xiangshe check-rules", tests=str(len(report.items)), failures=str(len(failed))
+    )
+    suite = ET.SubElement(
+        suites,
+        "testsuite",
+        name="check-rules",
+        tests=str(len(report.items)),
+        failures=str(len(failed)),
+        errors="0",
+        skipped="0",
+    )
     for i in report.items:
         case = ET.SubElement(suite, "testcase", classname=f"check-rules.{i.check}", name=i.subject)
         if not i.ok and i.severity == "error":
-            ET.SubElement(case, "failure", message=i.message).text = \
-                f"{i.location or ''} {i.message}".strip()
+            ET.SubElement(case, "failure", message=i.message).text = f"{i.location or ''} {i.message}".strip()
         elif not i.ok or i.severity != "error":
             ET.SubElement(case, "system-out").text = f"{i.severity}: {i.message}"
     return _xml(suites)

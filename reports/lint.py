@@ -41,9 +41,12 @@ def lint_text(results: Sequence[Result], lint: Outcome) -> list[str]:
     out = []
     inline = sum(1 for r in results for s in r.suppressed if s.kind == "inline")
     if inline:
-        out.append(f"豁免：{inline} 处违例依行内豁免不计，各有其由（--format json 列之）" if zh() else
-                   f"suppressed: {_plural(inline, 'finding')} by inline suppressions, each with its "
-                   "reason (--format json lists them)")
+        out.append(
+            f"豁免：{inline} 处违例依行内豁免不计，各有其由（--format json 列之）"
+            if zh()
+            else f"suppressed: {_plural(inline, 'finding')} by inline suppressions, each with its "
+            "reason (--format json lists them)"
+        )
     b = lint.baseline
     if b is not None:
         if zh():
@@ -53,8 +56,10 @@ def lint_text(results: Sequence[Result], lint: Outcome) -> list[str]:
         else:
             line = f"baseline {b.shown}: {_plural(b.baselined, 'known finding')} not reported"
             if b.absent:
-                line += (f"; {_plural(b.absent, 'entry', 'entries')} no longer "
-                         f"occur{'s' if b.absent == 1 else ''} (refresh: --write-baseline {b.shown} --force)")
+                line += (
+                    f"; {_plural(b.absent, 'entry', 'entries')} no longer "
+                    f"occur{'s' if b.absent == 1 else ''} (refresh: --write-baseline {b.shown} --force)"
+                )
         out.append(line)
     total = len(lint.in_force)
     if lint.not_applied:
@@ -62,16 +67,25 @@ def lint_text(results: Sequence[Result], lint: Outcome) -> list[str]:
         how = lint.selection.describe()
         if applied and len(applied) < len(lint.not_applied):
             ids = compact(applied, lint.in_force)
-            out.append(f"仅行：{ids}——{total} 项检查中行 {len(applied)} 项（{how}）" if zh() else
-                       f"applied only: {ids} — {len(applied)} of {total} checks ({how})")
+            out.append(
+                f"仅行：{ids}——{total} 项检查中行 {len(applied)} 项（{how}）"
+                if zh()
+                else f"applied only: {ids} — {len(applied)} of {total} checks ({how})"
+            )
         else:
             ids = compact(lint.not_applied, lint.in_force)
-            out.append(f"未行：{ids}——{total} 项检查中行 {len(applied)} 项（{how}）" if zh() else
-                       f"not applied: {ids} — {len(applied)} of {total} checks applied ({how})")
+            out.append(
+                f"未行：{ids}——{total} 项检查中行 {len(applied)} 项（{how}）"
+                if zh()
+                else f"not applied: {ids} — {len(applied)} of {total} checks applied ({how})"
+            )
     for r in results:
         extra = [i for i in r.not_applied if i not in lint.not_applied]
         if extra:
             ids = compact(extra, lint.in_force)
-            out.append(f"{r.path}：亦未行（per-file-ignores）：{ids}" if zh() else
-                       f"{r.path}: also not applied (per-file-ignores): {ids}")
+            out.append(
+                f"{r.path}：亦未行（per-file-ignores）：{ids}"
+                if zh()
+                else f"{r.path}: also not applied (per-file-ignores): {ids}"
+            )
     return out

@@ -28,7 +28,9 @@ ZH = {
     "text": "原文",
     "scoring audit": "计分核查",
     "the scoring audit": "计分核查",
-    "readings": "所从之说", "scope": "范围", "line": "行",
+    "readings": "所从之说",
+    "scope": "范围",
+    "line": "行",
     # explain
     "defined": "定义",
     "status": "状态",
@@ -57,29 +59,57 @@ ZH = {
     "no bundled staging triggers the rule and keeps it": "没有所附仪注触发并遵守此规则",
     "none": "无",
     # template fields and person conditions
-    "pattern": "模式", "first": "先", "then": "后", "after": "之后", "forbid": "禁止", "a": "甲",
-    "b": "乙", "same": "相同", "who": "其人", "partner": "其耦", "n": "数", "op": "比较",
+    "pattern": "模式",
+    "first": "先",
+    "then": "后",
+    "after": "之后",
+    "forbid": "禁止",
+    "a": "甲",
+    "b": "乙",
+    "same": "相同",
+    "who": "其人",
+    "partner": "其耦",
+    "n": "数",
+    "op": "比较",
     # statuses and template kinds
-    "encoded": "已编码", "descriptive": "描述", "deferred": "暂缓",
-    "absence": "禁止", "precedence": "先后", "response": "应答", "unique": "唯一", "at_most": "至多",
-    "count_before": "计数", "absence_between": "间隔禁止", "occasion": "场合", "occasion_absence": "场合禁止", "occasion_kind": "场合之类", "alternate": "交替", "pair": "配耦",
+    "encoded": "已编码",
+    "descriptive": "描述",
+    "deferred": "暂缓",
+    "absence": "禁止",
+    "precedence": "先后",
+    "response": "应答",
+    "unique": "唯一",
+    "at_most": "至多",
+    "count_before": "计数",
+    "absence_between": "间隔禁止",
+    "occasion": "场合",
+    "occasion_absence": "场合禁止",
+    "occasion_kind": "场合之类",
+    "alternate": "交替",
+    "pair": "配耦",
     "cast_absence": "人员禁止",
     # check-rules
-    "quotes": "引文", "machines": "状态机", "vacuity": "空泛", "consistency": "一致",
-    "redundancy": "冗余", "all": "全部",
+    "quotes": "引文",
+    "machines": "状态机",
+    "vacuity": "空泛",
+    "consistency": "一致",
+    "redundancy": "冗余",
+    "all": "全部",
     # coverage
-    "enacted": "上演", "cited": "引用", "UNCOVERED": "未涵盖",
-    "enforced": "已检", "staged": "仅上演", "unaccounted": "未涵盖", "self-loop": "自环",
+    "enacted": "上演",
+    "cited": "引用",
+    "UNCOVERED": "未涵盖",
+    "enforced": "已检",
+    "staged": "仅上演",
+    "unaccounted": "未涵盖",
+    "self-loop": "自环",
     # the scoring audit's checks, by catalogue id
-    "the announcement (右贤于左 / 左贤于右 / 左右钧) agrees with the tallies":
-        "所告（右贤于左 / 左贤于右 / 左右钧）与算数相合",
-    "the count announced (chun= 纯, qi= 奇) is the 贤获 under the reading xian-huo; 「左右钧」 has none":
-        "所告之数（chun= 纯，qi= 奇）依 xian-huo 之读即贤获；「左右钧」不告数",
+    "the announcement (右贤于左 / 左贤于右 / 左右钧) agrees with the tallies": "所告（右贤于左 / 左贤于右 / 左右钧）与算数相合",
+    "the count announced (chun= 纯, qi= 奇) is the 贤获 under the reading xian-huo; 「左右钧」 has none": "所告之数（chun= 纯，qi= 奇）依 xian-huo 之读即贤获；「左右钧」不告数",
     "each side counted is laid out in bundles of ten 纯 (缩), the 纯 left over (横) and the 奇 under them, "
     "which together are its tallies": "所数之每一方：十纯为一缩，余纯横于下，奇又缩诸纯下，合之即其算数",
     "no shooter looses more than a set of four arrows (乘矢) in a round": "每番每人所射不过一乘矢（四矢）",
-    "no more than 72 tallies released in a round: of 80 (箭筹八十) eight stay in the 中":
-        "每番释算不过七十二：箭筹八十，八算留在中",
+    "no more than 72 tallies released in a round: of 80 (箭筹八十) eight stay in the 中": "每番释算不过七十二：箭筹八十，八算留在中",
     "no more than eight tallies for one pair in a round: the 中 holds eight": "每番一耦之算不过八：中只容八算",
 }
 
@@ -87,9 +117,23 @@ ZH = {
 _INPUT_ERRORS = [
     (re.compile(r"^(\S.*?): error: ", re.M), r"\1: 错误: "),
     (re.compile(r"^error: ", re.M), "错误: "),
-    (re.compile(r"\bunknown (person|act|object|place|role|rank|phase|key) "),
-     lambda m: "未知的" + {"person": "人物", "act": "动作", "object": "器物", "place": "位置",
-                         "role": "职事", "rank": "爵等", "phase": "节次", "key": "键"}[m.group(1)] + " "),
+    (
+        re.compile(r"\bunknown (person|act|object|place|role|rank|phase|key) "),
+        lambda m: (
+            "未知的"
+            + {
+                "person": "人物",
+                "act": "动作",
+                "object": "器物",
+                "place": "位置",
+                "role": "职事",
+                "rank": "爵等",
+                "phase": "节次",
+                "key": "键",
+            }[m.group(1)]
+            + " "
+        ),
+    ),
     (re.compile(r"\bno rule, machine or audit check (.*?); "), r"没有规则、状态机或核查项 \1；"),
     (re.compile(r"\bdid you mean (.*)\?$", re.M), r"是否要写 \1？"),
     (re.compile(r": (\w+) is one of "), r": \1 只能是 "),
@@ -154,6 +198,7 @@ def sentence(table_name: str, text: str) -> str:
     if not zh():
         return text
     from xiangshe.reports import zh as tables
+
     return tables.apply(getattr(tables, table_name), text)
 
 
@@ -166,6 +211,7 @@ def headings(crumbs: tuple[str, ...]) -> tuple[str, ...]:
     if not zh():
         return crumbs
     from xiangshe.reports.zh import heading
+
     return tuple(h for h in map(heading, crumbs) if h)
 
 
@@ -185,8 +231,7 @@ def round1_line(arrows: int, hits: int) -> str:
 def round_line(rnd: int, right: int, right_cq: str, left: int, left_cq: str, arrows: int, score: int) -> str:
     if zh():
         return f"  第 {rnd} 番：右 {right}（{right_cq}），左 {left}（{left_cq}）；{arrows} 矢，{score} 矢得算"
-    return (f"  round {rnd}: 右 {right} ({right_cq}), 左 {left} ({left_cq}); {arrows} arrows, "
-            f"{score} score")
+    return f"  round {rnd}: 右 {right} ({right_cq}), 左 {left} ({left_cq}); {arrows} arrows, {score} score"
 
 
 def at_line(line: int | None) -> str:
@@ -195,14 +240,27 @@ def at_line(line: int | None) -> str:
     return f"（第 {line} 行）" if zh() else f" (line {line})"
 
 
-def arrow_line(mark: str, where: str, rnd: int, shooter: str, side: str | None, arrow: str | None,
-               why: str, tallied: int, source_line: int) -> str:
+def arrow_line(
+    mark: str,
+    where: str,
+    rnd: int,
+    shooter: str,
+    side: str | None,
+    arrow: str | None,
+    why: str,
+    tallied: int,
+    source_line: int,
+) -> str:
     if zh():
-        return (f"  {mark} {where}  第 {rnd} 番 {shooter}（{side}）第 {arrow} 矢："
-                f"{sentence('ARROWS', why)}；释 {tallied} 算  [xiangsheli.txt:{source_line}]")
+        return (
+            f"  {mark} {where}  第 {rnd} 番 {shooter}（{side}）第 {arrow} 矢："
+            f"{sentence('ARROWS', why)}；释 {tallied} 算  [xiangsheli.txt:{source_line}]"
+        )
     tally = f"{tallied} tall{'y' if tallied == 1 else 'ies'}"
-    return (f"  {mark} {where}  round {rnd} {shooter} ({side}) arrow {arrow}: {why}; {tally}  "
-            f"[xiangsheli.txt:{source_line}]")
+    return (
+        f"  {mark} {where}  round {rnd} {shooter} ({side}) arrow {arrow}: {why}; {tally}  "
+        f"[xiangsheli.txt:{source_line}]"
+    )
 
 
 def when_text(when: str, active: bool) -> str:
@@ -231,26 +289,34 @@ def coverage_label(label: str, why_not: str | None = None) -> str:
     """What quotes a clause (`rule ID`, `machine 侯 张侯: …`, `the scoring audit`), and why it does
     not check it (`deferred`, `descriptive`, `self-loop`)."""
     if zh():
-        label = ("规则 " + label[5:] if label.startswith("rule ") else
-                 "状态机 " + label[8:] if label.startswith("machine ") else t(label))
+        label = (
+            "规则 " + label[5:]
+            if label.startswith("rule ")
+            else "状态机 " + label[8:]
+            if label.startswith("machine ")
+            else t(label)
+        )
         return label + (f"（{t(why_not)}）" if why_not else "")
     return label + (f" ({why_not})" if why_not else "")
 
 
-def coverage_notes(category: str, enforced_by: list[str], quoted: list[str], not_enacted: list[str],
-                   descriptive: str | None) -> str:
+def coverage_notes(
+    category: str, enforced_by: list[str], quoted: list[str], not_enacted: list[str], descriptive: str | None
+) -> str:
     """After a clause: what enforces it, or what quotes it without enforcing it and the
     libretto's reason for not enacting it; a descriptive clause's reason."""
+
     def some(labels: list[str]) -> str:
         more = len(labels) - 3
         tail = "" if more <= 0 else f" …（+{more}）" if zh() else f" … (+{more})"
         return ("，" if zh() else ", ").join(labels[:3]) + tail
+
     parts = []
     if enforced_by:
         parts.append(("由 " if zh() else "by ") + some(enforced_by))
     elif quoted:
         parts.append(("引用而不检：" if zh() else "quoted, not enforced, by ") + some(quoted))
-    if category in ("staged", "unaccounted") and not_enacted and not zh():   # the reasons are English prose
+    if category in ("staged", "unaccounted") and not_enacted and not zh():  # the reasons are English prose
         some_sets = " in some option sets" if category == "staged" else ""
         parts.append(f"not enacted{some_sets}: " + "; ".join(not_enacted))
     if category == "descriptive" and prose(descriptive):
@@ -261,25 +327,33 @@ def coverage_notes(category: str, enforced_by: list[str], quoted: list[str], not
 def coverage_worklist(totals: dict) -> str:
     n = totals["staged_only"] + totals["unaccounted"]
     if zh():
-        return (f"未检：规范句 {totals['normative']} 中 {n} 句（{t('staged')} {totals['staged_only']}，"
-                f"{t('unaccounted')} {totals['unaccounted']}），依原文之序：")
-    return (f"not enforced: {n} of {totals['normative']} normative clauses ({totals['staged_only']} staged "
-            f"only by the libretto, {totals['unaccounted']} unaccounted), in the text's order:")
+        return (
+            f"未检：规范句 {totals['normative']} 中 {n} 句（{t('staged')} {totals['staged_only']}，"
+            f"{t('unaccounted')} {totals['unaccounted']}），依原文之序："
+        )
+    return (
+        f"not enforced: {n} of {totals['normative']} normative clauses ({totals['staged_only']} staged "
+        f"only by the libretto, {totals['unaccounted']} unaccounted), in the text's order:"
+    )
 
 
 def coverage_summary(totals: dict) -> str:
     if zh():
-        return (f"{totals['clauses']} 句：描述 {totals['descriptive']}，规范 {totals['normative']} — "
-                f"已检 {totals['enforced']}，仅上演 {totals['staged_only']}，未涵盖 {totals['unaccounted']} — "
-                f"规范句已检 {totals['percent_enforced']}%（剧本按 {totals['option_sets']} 组选项演出）")
-    return (f"{totals['clauses']} clauses: {totals['descriptive']} descriptive, {totals['normative']} "
-            f"normative — {totals['enforced']} enforced, {totals['staged_only']} staged only, "
-            f"{totals['unaccounted']} unaccounted — {totals['percent_enforced']}% of the normative clauses "
-            f"enforced (the libretto performed for {totals['option_sets']} option sets)")
+        return (
+            f"{totals['clauses']} 句：描述 {totals['descriptive']}，规范 {totals['normative']} — "
+            f"已检 {totals['enforced']}，仅上演 {totals['staged_only']}，未涵盖 {totals['unaccounted']} — "
+            f"规范句已检 {totals['percent_enforced']}%（剧本按 {totals['option_sets']} 组选项演出）"
+        )
+    return (
+        f"{totals['clauses']} clauses: {totals['descriptive']} descriptive, {totals['normative']} "
+        f"normative — {totals['enforced']} enforced, {totals['staged_only']} staged only, "
+        f"{totals['unaccounted']} unaccounted — {totals['percent_enforced']}% of the normative clauses "
+        f"enforced (the libretto performed for {totals['option_sets']} option sets)"
+    )
 
 
 def rulecheck_summary(counts: dict[str, tuple[int, int]], ok: bool) -> str:
-    parts = (("；" if zh() else "; ").join(f"{t(c)} {g}/{n}" for c, (g, n) in counts.items()))
+    parts = ("；" if zh() else "; ").join(f"{t(c)} {g}/{n}" for c, (g, n) in counts.items())
     if zh():
         return parts + (" — 通过" if ok else " — 未通过")
     return parts + (" — ok" if ok else " — FAILED")
@@ -293,39 +367,51 @@ def steps_text(steps: int, shortest: bool = True) -> str:
 
 def no_counterexample(where: str, rule: str, depth: int) -> str:
     if zh():
-        return (f"{where}: 在此规则及其所牵涉的规则所涉的动作与器物之中，没有至多 {depth} 步的 {rule} 的反例"
-                "（有界搜索，并非证明）")
-    return (f"{where}: no counterexample to {rule} of at most {depth} steps among the acts and objects "
-            "it and the rules it triggers involve (a bounded search, not a proof)")
+        return (
+            f"{where}: 在此规则及其所牵涉的规则所涉的动作与器物之中，没有至多 {depth} 步的 {rule} 的反例"
+            "（有界搜索，并非证明）"
+        )
+    return (
+        f"{where}: no counterexample to {rule} of at most {depth} steps among the acts and objects "
+        "it and the rules it triggers involve (a bounded search, not a proof)"
+    )
 
 
 def solver_gave_up(where: str | None, depth: int | None, reason: str) -> str:
     at = f"{where}: " if where else ""
     if zh():
         return at + (f"无定论：求解器在 {depth} 步时放弃（{reason}）" if depth else f"无定论：求解器放弃（{reason}）")
-    return at + (f"inconclusive: the solver gave up at {depth} steps ({reason})" if depth else
-                 f"inconclusive: the solver gave up ({reason})")
+    return at + (
+        f"inconclusive: the solver gave up at {depth} steps ({reason})"
+        if depth
+        else f"inconclusive: the solver gave up ({reason})"
+    )
 
 
 def bundled_counterexample(where: str, source: str) -> str:
     if zh():
         return f"{where}: 仍有一反例：所附违例 {source}，已化简（未证明为最短）"
-    return (f"{where}: a counterexample all the same: the bundled violating example {source}, minimised "
-            "(not shown to be a shortest one)")
+    return (
+        f"{where}: a counterexample all the same: the bundled violating example {source}, minimised "
+        "(not shown to be a shortest one)"
+    )
 
 
 def query_holds(depth: int, rules: int) -> str:
     if zh():
         return f"在状态机与 {rules} 条规则所允许的、至多 {depth} 步的每一份仪注上都成立（有界检查，并非证明）"
-    return (f"holds for every trace of at most {depth} steps that the machines and the {rules} rules "
-            "allow (a bounded check, not a proof)")
+    return (
+        f"holds for every trace of at most {depth} steps that the machines and the {rules} rules "
+        "allow (a bounded check, not a proof)"
+    )
 
 
 def wrote_report(path: str, events: int, violations: int) -> str:
     if zh():
         return f"已写出 {path}：{events} 个事件，" + (f"{violations} 处违例" if violations else "无违例")
-    return (f"wrote {path}: {events} events, "
-            + (f"{violations} violation{'s' if violations != 1 else ''}" if violations else "no violations"))
+    return f"wrote {path}: {events} events, " + (
+        f"{violations} violation{'s' if violations != 1 else ''}" if violations else "no violations"
+    )
 
 
 def _found(total: int, found: int | None) -> str:
@@ -342,23 +428,28 @@ def violations_summary(total: int, bad: int, traces: int, events: int, found: in
     finding, when some follow from another (`; 124 findings, 123 of them following from another`)."""
     if language() == "zh":
         return f"{total} 处违例，共 {traces} 份仪注中 {bad} 份（{events} 个事件）" + _found(total, found)
-    return (f"{total} violation{'s' if total != 1 else ''} in {bad} of {traces} "
-            f"trace{'s' if traces != 1 else ''} ({events} events)" + _found(total, found))
+    return (
+        f"{total} violation{'s' if total != 1 else ''} in {bad} of {traces} "
+        f"trace{'s' if traces != 1 else ''} ({events} events)" + _found(total, found)
+    )
 
 
-def followers_line(n: int, rules: dict[str, int], first: int | None, last: int | None,
-                   shown: bool) -> str:
+def followers_line(n: int, rules: dict[str, int], first: int | None, last: int | None, shown: bool) -> str:
     """Under a cause: `  and 123 findings that follow from it (qian-yue-yu-xia ×123, lines
     1023–2900; --verbose shows them)`."""
     which = ", ".join(f"{r} ×{k}" for r, k in rules.items())
     if first is not None:
-        where = (f"第 {first} 行" if first == last else f"第 {first}–{last} 行") if zh() else \
-            (f"line {first}" if first == last else f"lines {first}–{last}")
+        where = (
+            (f"第 {first} 行" if first == last else f"第 {first}–{last} 行")
+            if zh()
+            else (f"line {first}" if first == last else f"lines {first}–{last}")
+        )
         which += ("，" if zh() else ", ") + where
     if zh():
         return f"  另有 {n} 条由此所致（{which}；" + ("均列于下）" if shown else "加 --verbose 列出）")
-    return (f"  and {n} finding{'s' if n != 1 else ''} that follow{'s' if n == 1 else ''} from it ({which}; "
-            + ("shown below)" if shown else "--verbose shows them)"))
+    return f"  and {n} finding{'s' if n != 1 else ''} that follow{'s' if n == 1 else ''} from it ({which}; " + (
+        "shown below)" if shown else "--verbose shows them)"
+    )
 
 
 def follows_line(line: int | None, rule: str) -> str:
@@ -380,45 +471,76 @@ def batch_scope(whole: int, fragments: int, reached: int, total: int) -> str:
     triggered by some staging`."""
     if language() == "zh":
         return f"全礼 {whole} 份，片段 {fragments} 份；有所待而验之规 {total} 条，诸仪注共触及 {reached} 条"
-    return (f"{whole} whole ceremon{'ies' if whole != 1 else 'y'}, {fragments} fragment"
-            f"{'s' if fragments != 1 else ''}; {reached} of {total} rules with a trigger triggered by some staging")
+    return (
+        f"{whole} whole ceremon{'ies' if whole != 1 else 'y'}, {fragments} fragment"
+        f"{'s' if fragments != 1 else ''}; {reached} of {total} rules with a trigger triggered by some staging"
+    )
 
 
-def scope_summary(claim: str, staged: int, span: str, throughout: int, triggered: int,
-                  unreached: list[str], opened: list[str], whole: bool) -> str:
+def scope_summary(
+    claim: str,
+    staged: int,
+    span: str,
+    throughout: int,
+    triggered: int,
+    unreached: list[str],
+    opened: list[str],
+    whole: bool,
+) -> str:
     """What one check covered: `the whole ceremony — 52 phases staged (Φ01–Φ52); rules in force: 86
     hold throughout, 80 of 86 triggered (not triggered: 6: …); nothing left open`."""
     names = ", ".join(unreached[:6]) + (" …" if len(unreached) > 6 else "")
     total = triggered + len(unreached)
     if language() == "zh":
-        claim = {"the whole ceremony": "全礼"}.get(claim, claim.replace("a fragment", "片段")
-                                                 .replace("its phases not named", "未言其节"))
-        left = ("事毕无遗" if whole else "末无未竟") if not opened else \
-            ("事毕未竟：" if whole else "末有未竟（片段不计为违例）：") + "、".join(opened)
-        return (f"{claim} — 已演 {staged} 节" + (f"（{span}）" if span else "") +
-                f"；在用之规：{throughout} 条通篇皆验，{total} 条有所待而验者触及 {triggered} 条" +
-                (f"（未触及 {len(unreached)} 条：{names}）" if unreached else "") + f"；{left}")
-    left = ("nothing left open" if whole else "nothing open at its end") if not opened else \
-        ("left open at the end: " if whole else "open at its end (not faults in a fragment): ") + ", ".join(opened)
-    return (f"{claim} — {staged} phase{'s' if staged != 1 else ''} staged" + (f" ({span})" if span else "")
-            + f"; rules in force: {throughout} checked throughout, {triggered} of {total} triggered"
-            + (f" (not triggered: {len(unreached)}: {names})" if unreached else "") + f"; {left}")
+        claim = {"the whole ceremony": "全礼"}.get(
+            claim, claim.replace("a fragment", "片段").replace("its phases not named", "未言其节")
+        )
+        left = (
+            ("事毕无遗" if whole else "末无未竟")
+            if not opened
+            else ("事毕未竟：" if whole else "末有未竟（片段不计为违例）：") + "、".join(opened)
+        )
+        return (
+            f"{claim} — 已演 {staged} 节"
+            + (f"（{span}）" if span else "")
+            + f"；在用之规：{throughout} 条通篇皆验，{total} 条有所待而验者触及 {triggered} 条"
+            + (f"（未触及 {len(unreached)} 条：{names}）" if unreached else "")
+            + f"；{left}"
+        )
+    left = (
+        ("nothing left open" if whole else "nothing open at its end")
+        if not opened
+        else ("left open at the end: " if whole else "open at its end (not faults in a fragment): ") + ", ".join(opened)
+    )
+    return (
+        f"{claim} — {staged} phase{'s' if staged != 1 else ''} staged"
+        + (f" ({span})" if span else "")
+        + f"; rules in force: {throughout} checked throughout, {triggered} of {total} triggered"
+        + (f" (not triggered: {len(unreached)}: {names})" if unreached else "")
+        + f"; {left}"
+    )
 
 
-def unreadable_summary(unread: int, traces: int, total: int, bad: int, events: int,
-                       found: int | None = None) -> str:
+def unreadable_summary(unread: int, traces: int, total: int, bad: int, events: int, found: int | None = None) -> str:
     """`bad input: 1 of 3 traces could not be read; the other 2: 1 violation in 1 (3656 events)`."""
     others = traces - unread
     if language() == "zh":
         out = f"输入有误：{traces} 份仪注中 {unread} 份无法读取"
         if others:
-            out += (f"；其余 {others} 份中 {bad} 份有 {total} 处违例（{events} 个事件）{_found(total, found)}" if total else
-                    f"；其余 {others} 份无违例（{events} 个事件）")
+            out += (
+                f"；其余 {others} 份中 {bad} 份有 {total} 处违例（{events} 个事件）{_found(total, found)}"
+                if total
+                else f"；其余 {others} 份无违例（{events} 个事件）"
+            )
         return out
     out = f"bad input: {unread} of {traces} trace{'s' if traces != 1 else ''} could not be read"
     if others:
-        out += (f"; the other {others}: {total} violation{'s' if total != 1 else ''} in {bad} "
-                f"({events} events){_found(total, found)}" if total else f"; the other {others}: no violations ({events} events)")
+        out += (
+            f"; the other {others}: {total} violation{'s' if total != 1 else ''} in {bad} "
+            f"({events} events){_found(total, found)}"
+            if total
+            else f"; the other {others}: no violations ({events} events)"
+        )
     return out
 
 

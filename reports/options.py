@@ -38,11 +38,14 @@ class PhaseId(click.ParamType):
 
         phases = vocabulary().phases
         m = re.fullmatch(r"(?:Φ|phi|PHI)\s*([0-9]{1,2})", value.strip())
-        if m and f"Φ{int(m.group(1)):02d}" in phases:            # Φ5, phi05 → Φ05
+        if m and f"Φ{int(m.group(1)):02d}" in phases:  # Φ5, phi05 → Φ05
             return f"Φ{int(m.group(1)):02d}"
         if value not in phases:
-            self.fail(f"no phase {value!r}; {did_you_mean(value, phases)} (the phases are "
-                      f"{min(phases)} … {max(phases)})", param, ctx)
+            self.fail(
+                f"no phase {value!r}; {did_you_mean(value, phases)} (the phases are {min(phases)} … {max(phases)})",
+                param,
+                ctx,
+            )
         return value
 
 

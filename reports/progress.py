@@ -15,7 +15,7 @@ import click
 from xiangshe.domain.visible import visible
 
 T = TypeVar("T")
-MANY = 8          # fewer files than this are checked faster than a bar can be read
+MANY = 8  # fewer files than this are checked faster than a bar can be read
 
 
 def shown(n: int, forced: bool | None) -> bool:
@@ -28,6 +28,11 @@ def progress(items: Sequence[T], forced: bool | None = None, label: str = "check
     if not shown(len(items), forced):
         yield from items
         return
-    with click.progressbar(items, label=label, file=sys.stderr, show_pos=True,
-                           item_show_func=lambda p: visible(str(p)) if p is not None else None) as bar:
+    with click.progressbar(
+        items,
+        label=label,
+        file=sys.stderr,
+        show_pos=True,
+        item_show_func=lambda p: visible(str(p)) if p is not None else None,
+    ) as bar:
         yield from bar

@@ -56,8 +56,11 @@ def findings_text(r: Result, verbose: bool = False) -> list[str]:
             for g in grouped:
                 rules[g.rule] = rules.get(g.rule, 0) + 1
             lines = [g.line for g in grouped if g.line]
-            block += "\n" + visible(msg.followers_line(len(grouped), rules, min(lines) if lines else None,
-                                                        max(lines) if lines else None, verbose))
+            block += "\n" + visible(
+                msg.followers_line(
+                    len(grouped), rules, min(lines) if lines else None, max(lines) if lines else None, verbose
+                )
+            )
         out.append(block)
     return out
 
@@ -80,36 +83,65 @@ def scoring_text(r: Result, detail: bool = False) -> list[str]:
             out.append(msg.round1_line(len(rs.arrows), hits))
             continue
         right, left = rs.tallies["右"], rs.tallies["左"]
-        out.append(msg.round_line(rs.round, right, chun_qi(right), left, chun_qi(left), len(rs.arrows),
-                                  sum(a.scores for a in rs.arrows)))
+        out.append(
+            msg.round_line(
+                rs.round, right, chun_qi(right), left, chun_qi(left), len(rs.arrows), sum(a.scores for a in rs.arrows)
+            )
+        )
         for c in rs.checks:
             mark = "✓" if c.ok else "✗"
-            out.append(f"    {mark} {msg.finding_message(c.what)}{msg.at_line(c.line)}  "
-                       f"[{c.catalogue} 「{c.cite.quote}」]")
+            out.append(
+                f"    {mark} {msg.finding_message(c.what)}{msg.at_line(c.line)}  [{c.catalogue} 「{c.cite.quote}」]"
+            )
     for rs in r.scoring:
         for a in rs.arrows:
             amiss = a.tallied != (1 if a.scores else 0)
             if detail or amiss:
                 mark = "✗" if amiss else " "
-                out.append(msg.arrow_line(mark, f"{r.path}:{a.line}", a.round, a.shooter, a.side, a.arrow,
-                                          a.why, a.tallied, a.cite.line))
+                out.append(
+                    msg.arrow_line(
+                        mark, f"{r.path}:{a.line}", a.round, a.shooter, a.side, a.arrow, a.why, a.tallied, a.cite.line
+                    )
+                )
     return out
 
 
 def scoring_json(r: Result) -> list[dict]:
-    return [{"round": rs.round, "right": rs.tallies["右"], "left": rs.tallies["左"],
-             "announced": rs.announced[0] if rs.announced else None,
-             "announced_count": ({"chun": rs.said_chun, "qi": rs.said_qi} if rs.announced else None),
-             "layout": [{"side": side, "act": act, "chun": chun, "qi": qi, "line": line}
-                        for side in sorted(rs.layout, key=lambda x: "右左?".find(x))
-                        for act, chun, qi, line in rs.layout[side]],
-             "checks": [{"ok": c.ok, "what": c.what, "line": c.line, "catalogue": c.catalogue,
-                         "quote": c.cite.quote} for c in rs.checks],
-             "arrows": [{"event": a.index, "line": a.line, "shooter": a.shooter, "side": a.side,
-                         "arrow": a.arrow, "result": a.result, "beat": a.beat, "scores": a.scores,
-                         "tallied": a.tallied, "why": a.why, "source_line": a.cite.line}
-                        for a in rs.arrows]}
-            for rs in r.scoring]
+    return [
+        {
+            "round": rs.round,
+            "right": rs.tallies["右"],
+            "left": rs.tallies["左"],
+            "announced": rs.announced[0] if rs.announced else None,
+            "announced_count": ({"chun": rs.said_chun, "qi": rs.said_qi} if rs.announced else None),
+            "layout": [
+                {"side": side, "act": act, "chun": chun, "qi": qi, "line": line}
+                for side in sorted(rs.layout, key=lambda x: "右左?".find(x))
+                for act, chun, qi, line in rs.layout[side]
+            ],
+            "checks": [
+                {"ok": c.ok, "what": c.what, "line": c.line, "catalogue": c.catalogue, "quote": c.cite.quote}
+                for c in rs.checks
+            ],
+            "arrows": [
+                {
+                    "event": a.index,
+                    "line": a.line,
+                    "shooter": a.shooter,
+                    "side": a.side,
+                    "arrow": a.arrow,
+                    "result": a.result,
+                    "beat": a.beat,
+                    "scores": a.scores,
+                    "tallied": a.tallied,
+                    "why": a.why,
+                    "source_line": a.cite.line,
+                }
+                for a in rs.arrows
+            ],
+        }
+        for rs in r.scoring
+    ]
 
 
 def input_errors_text(results: Sequence[Result]) -> str:
@@ -117,8 +149,13 @@ def input_errors_text(results: Sequence[Result]) -> str:
     return "\n".join(r.input_text() for r in results if r.input_errors)
 
 
-def check_text(results: Sequence[Result], readings: dict[str, str] | None = None,
-               scoring: bool = False, lint: Outcome | None = None, verbose: bool = False) -> str:
+def check_text(
+    results: Sequence[Result],
+    readings: dict[str, str] | None = None,
+    scoring: bool = False,
+    lint: Outcome | None = None,
+    verbose: bool = False,
+) -> str:
     """The findings (one per cause; every one with `verbose`) and scoring audit of each staging
     that was read, and a summary that counts the causes and the ones that could not be read
     (their errors are `input_errors_text`, shown before this)."""
@@ -135,28 +172,30 @@ def check_text(results: Sequence[Result], readings: dict[str, str] | None = None
     events = sum(r.events for r in readable)
     bad = sum(1 for r in readable if not r.ok)
     if len(readable) < len(results):
-        out.append(unreadable_summary(len(results) - len(readable), len(results), total, bad, events,
-                                      found))
+        out.append(unreadable_summary(len(results) - len(readable), len(results), total, bad, events, found))
     elif total:
         out.append(violations_summary(total, bad, len(results), events, found))
     else:
         out.append(ok_summary(len(results), events))
     if lint is not None:
         from xiangshe.reports.lint import lint_text
+
         out += lint_text(results, lint)
     if readings is not None:
         from xiangshe.constraints.readings import describe
+
         out.append(f"{t('readings')}: {msg.sentence('FRAME', describe(readings))}")
     return "\n".join(out)
 
 
-SCOPE_LINES = 10          # past this many stagings, one line sums up their scopes
+SCOPE_LINES = 10  # past this many stagings, one line sums up their scopes
 
 
 def scope_text(results: Sequence[Result]) -> list[str]:
     """What each check covered (constraints/scope.py): one line per staging, or one for a batch."""
     from xiangshe.domain.trace import phase_span
     from xiangshe.reports.messages import batch_scope, scope_summary
+
     scoped = [r for r in results if r.scope is not None]
     if not scoped:
         return []
@@ -168,10 +207,16 @@ def scope_text(results: Sequence[Result]) -> list[str]:
     out = []
     for r in scoped:
         s = r.scope
-        line = scope_summary(s.claim(), len(s.phases), phase_span(s.phases) if s.phases else "",
-                             len(s.throughout), len(s.reached), list(s.unreached),
-                             [f"{o.instance} {o.state}" for o in s.open]
-                             + [f"{p.rule} ({t('line')} {p.line})" for p in s.pending], s.whole)
+        line = scope_summary(
+            s.claim(),
+            len(s.phases),
+            phase_span(s.phases) if s.phases else "",
+            len(s.throughout),
+            len(s.reached),
+            list(s.unreached),
+            [f"{o.instance} {o.state}" for o in s.open] + [f"{p.rule} ({t('line')} {p.line})" for p in s.pending],
+            s.whole,
+        )
         out.append(f"{t('scope')}: " + (f"{r.path}: " if len(scoped) > 1 else "") + line)
     return out
 
@@ -180,13 +225,21 @@ def scope_json(r: Result) -> dict | None:
     s = r.scope
     if s is None:
         return None
-    return {"whole": s.whole, "fragment": list(s.declared) if s.declared else ([] if not s.whole else None),
-            "phases": list(s.phases), "missing_phases": list(s.missing),
-            "rules_throughout": list(s.throughout), "rules_reached": list(s.reached), "rules_not_reached": list(s.unreached),
-            "open": [{"instance": o.instance, "machine": o.machine, "state": o.state,
-                      "final": list(o.final), "line": o.line} for o in s.open],
-            "pending": [{"rule": p.rule, "line": p.line, "message": p.message} for p in s.pending],
-            "occasion": occasion_json(s.occasion)}
+    return {
+        "whole": s.whole,
+        "fragment": list(s.declared) if s.declared else ([] if not s.whole else None),
+        "phases": list(s.phases),
+        "missing_phases": list(s.missing),
+        "rules_throughout": list(s.throughout),
+        "rules_reached": list(s.reached),
+        "rules_not_reached": list(s.unreached),
+        "open": [
+            {"instance": o.instance, "machine": o.machine, "state": o.state, "final": list(o.final), "line": o.line}
+            for o in s.open
+        ],
+        "pending": [{"rule": p.rule, "line": p.line, "message": p.message} for p in s.pending],
+        "occasion": occasion_json(s.occasion),
+    }
 
 
 def occasion_json(o) -> dict | None:
@@ -194,22 +247,40 @@ def occasion_json(o) -> dict | None:
     trace declared, and the line of its `occasion` header (null: nothing declared)."""
     if o is None:
         return None
-    return {"presiding": o.presiding, "venue": o.venue, "site": o.site, "hou": o.hou, "zhong": o.zhong,
-            "jing": o.jing, "jun": o.jun, "rank": o.rank, "declared": list(o.declared), "line": o.line}
+    return {
+        "presiding": o.presiding,
+        "venue": o.venue,
+        "site": o.site,
+        "hou": o.hou,
+        "zhong": o.zhong,
+        "jing": o.jing,
+        "jun": o.jun,
+        "rank": o.rank,
+        "declared": list(o.declared),
+        "line": o.line,
+    }
 
 
 def finding_json(f: Finding, caused_by: int | None = None) -> dict:
-    return {"rule": f.rule, "name": f.name, "catalogue": f.catalogue, "event": f.event,
-            "line": f.line, "message": f.message, "quote": f.citation.quote,
-            "source_line": f.citation.line, "defined": f.defined, "reading": f.reading,
-            "caused_by": caused_by}
+    return {
+        "rule": f.rule,
+        "name": f.name,
+        "catalogue": f.catalogue,
+        "event": f.event,
+        "line": f.line,
+        "message": f.message,
+        "quote": f.citation.quote,
+        "source_line": f.citation.line,
+        "defined": f.defined,
+        "reading": f.reading,
+        "caused_by": caused_by,
+    }
 
 
 def suppressed_json(s: Suppressed) -> dict:
     doc = finding_json(s.finding)
-    del doc["caused_by"]                # a suppressed finding is grouped under nothing
-    return doc | {"suppressed": True, "kind": s.kind, "reason": s.reason,
-                                      "suppression_line": s.line}
+    del doc["caused_by"]  # a suppressed finding is grouped under nothing
+    return doc | {"suppressed": True, "kind": s.kind, "reason": s.reason, "suppression_line": s.line}
 
 
 def input_error_json(e) -> dict:
@@ -218,20 +289,24 @@ def input_error_json(e) -> dict:
 
 
 def trace_json(r: Result) -> dict:
-    doc = {"path": r.path, "ok": r.ok, "events": r.events,
-           "violations": [finding_json(f, c) for f, c in zip(r.findings, causes(r.findings))],
-           "causes": cause_count(r),
-           "suppressed": [suppressed_json(s) for s in r.suppressed],
-           "not_applied": list(r.not_applied),
-           "scoring": scoring_json(r), "scope": scope_json(r)}
+    doc = {
+        "path": r.path,
+        "ok": r.ok,
+        "events": r.events,
+        "violations": [finding_json(f, c) for f, c in zip(r.findings, causes(r.findings))],
+        "causes": cause_count(r),
+        "suppressed": [suppressed_json(s) for s in r.suppressed],
+        "not_applied": list(r.not_applied),
+        "scoring": scoring_json(r),
+        "scope": scope_json(r),
+    }
     if r.input_errors:
         doc["error"] = r.input_text()
         doc["input_errors"] = [input_error_json(e) for e in r.input_errors]
     return doc
 
 
-def check_json(results: Sequence[Result], readings: dict[str, str] | None = None,
-               lint: Outcome | None = None) -> str:
+def check_json(results: Sequence[Result], readings: dict[str, str] | None = None, lint: Outcome | None = None) -> str:
     doc: dict = {"traces": [trace_json(r) for r in results]}
     if readings is not None:
         doc["readings"] = readings
@@ -242,9 +317,14 @@ def check_json(results: Sequence[Result], readings: dict[str, str] | None = None
 
 
 def rule_json(r: Rule, readings: dict[str, str] | None = None) -> dict:
-    doc = {"id": r.id, "name": r.name, "catalogue": r.catalogue, "status": r.status,
-           "quotes": [{"text": c.quote, "source_line": c.line} for c in r.citations],
-           "defined": r.location}
+    doc = {
+        "id": r.id,
+        "name": r.name,
+        "catalogue": r.catalogue,
+        "status": r.status,
+        "quotes": [{"text": c.quote, "source_line": c.line} for c in r.citations],
+        "defined": r.location,
+    }
     if r.when:
         doc["when"] = [f"{p}={o}" for p, o in r.when]
         doc["active"] = r.active(readings)
@@ -269,8 +349,10 @@ def rules_text(rules: Sequence[Rule], readings: dict[str, str] | None = None) ->
     for r in rules:
         status = t(r.template.kind if r.template else r.status)
         when = msg.when_text(",".join(f"{p}={o}" for p, o in r.when), r.active(readings)) if r.when else ""
-        out.append(f"{r.catalogue or '    '}  {r.name}  {r.id}  [{status}]  "
-                   f"{r.citations[0].source}:{r.citations[0].line}{when}")
+        out.append(
+            f"{r.catalogue or '    '}  {r.name}  {r.id}  [{status}]  "
+            f"{r.citations[0].source}:{r.citations[0].line}{when}"
+        )
     counts = {s: sum(1 for r in rules if r.status == s) for s in ("encoded", "descriptive", "deferred")}
     out.append(msg.rules_summary(len(rules), counts))
     return "\n".join(out)
@@ -281,9 +363,11 @@ def explain_text(x) -> str:
     passing and a failing example (x: constraints.explain.Explanation)."""
     r = x.rule
     heads = msg.headings(r.headings)
-    out = [f"{r.name}  ({r.id}{', ' + r.catalogue if r.catalogue else ''})",
-           f"  {label('defined')}{r.location}" + ("  " + " › ".join(heads) if heads else ""),
-           f"  {label('status')}{t(r.status)}" + (f": {prose(r.reason)}" if prose(r.reason) else "")]
+    out = [
+        f"{r.name}  ({r.id}{', ' + r.catalogue if r.catalogue else ''})",
+        f"  {label('defined')}{r.location}" + ("  " + " › ".join(heads) if heads else ""),
+        f"  {label('status')}{t(r.status)}" + (f": {prose(r.reason)}" if prose(r.reason) else ""),
+    ]
     if r.template is not None:
         out.append(f"  {label('kind')}{t(r.template.kind)}")
         for name in r.template.fields:
@@ -324,8 +408,7 @@ def _concerns_text(concerns) -> list[str]:
         out.append(f"    {p.name}  {prose(p.question) or '「' + p.quote + '」'}")
         for o in p.options.values():
             mark = "▸" if o.name == c.follows else " "
-            tags = [t(tag) for tag, on in (("default", o.name == p.default),
-                                           ("this rule", o.name == c.follows)) if on]
+            tags = [t(tag) for tag, on in (("default", o.name == p.default), ("this rule", o.name == c.follows)) if on]
             if not o.encoded:
                 tags.append(f"{t('not checkable')}: {prose(o.reason)}" if prose(o.reason) else t("not checkable"))
             label = prose(o.label) or ""
@@ -341,11 +424,11 @@ def _example_text(kind: str, ex, rule: Rule) -> list[str]:
     label = f"  {t(kind + ' example')}  "
     if ex is None:
         if kind == "failing":
-            why = t("no violating example is bundled for this rule") if rule.encoded else \
-                msg.status_text(rule.status)
+            why = t("no violating example is bundled for this rule") if rule.encoded else msg.status_text(rule.status)
         else:
-            why = f"{t('none')}: " + (t("no bundled staging triggers the rule and keeps it") if rule.encoded
-                                      else msg.status_text(rule.status))
+            why = f"{t('none')}: " + (
+                t("no bundled staging triggers the rule and keeps it") if rule.encoded else msg.status_text(rule.status)
+            )
         return [label + why]
     where = f"{ex.path}:{ex.line}" if ex.line else ex.path
     note = msg.sentence("NOTES", ex.note)
@@ -362,11 +445,12 @@ def explain_json(x) -> dict:
     """`explain --format json`: the rule's fields, `contested` readings and `examples`."""
     return rule_json(x.rule) | {
         "contested": [c.to_json() for c in x.concerns],
-        "examples": {"passing": x.passing.to_json() if x.passing else None,
-                     "failing": x.failing.to_json() if x.failing else None,
-                     "failing_files": list(x.failing_files)}}
-
-
+        "examples": {
+            "passing": x.passing.to_json() if x.passing else None,
+            "failing": x.failing.to_json() if x.failing else None,
+            "failing_files": list(x.failing_files),
+        },
+    }
 
 
 def counterexample_text(rule: Rule, trace, steps: int, saved: str | None, shortest: bool = True) -> str:
@@ -375,22 +459,32 @@ def counterexample_text(rule: Rule, trace, steps: int, saved: str | None, shorte
     from xiangshe.fsm.replay import replay
 
     rep = replay(trace)
-    findings = check_trace(trace, [rule]).findings       # the rule's, and the scoring audit's
+    findings = check_trace(trace, [rule]).findings  # the rule's, and the scoring audit's
     bad = {f.event for f in findings if f.rule == rule.id}
     plural = msg.steps_text(steps, shortest)
     zh = msg.zh()
     if rule.path == "query":
-        out = [f"所问性质的反例：状态机与规则都允许它（{plural}）" if zh else
-               f"counterexample to the property: the machines and the rules allow it ({plural})"]
+        out = [
+            f"所问性质的反例：状态机与规则都允许它（{plural}）"
+            if zh
+            else f"counterexample to the property: the machines and the rules allow it ({plural})"
+        ]
     elif zh:
-        out = [f"{rule.location}: 反例：状态机与其他规则都允许、而 {rule.id}（{rule.catalogue} {rule.name}）"
-               f"所禁止的仪注（{plural}）"]
+        out = [
+            f"{rule.location}: 反例：状态机与其他规则都允许、而 {rule.id}（{rule.catalogue} {rule.name}）"
+            f"所禁止的仪注（{plural}）"
+        ]
     else:
-        out = [f"{rule.location}: counterexample: the machines and the other rules allow what "
-               f"{rule.id} ({rule.catalogue} {rule.name}) forbids ({plural})"]
+        out = [
+            f"{rule.location}: counterexample: the machines and the other rules allow what "
+            f"{rule.id} ({rule.catalogue} {rule.name}) forbids ({plural})"
+        ]
     for p in trace.cast.pairs.values():
-        out.append(f"     耦 {p.name}：上射 {p.upper}，下射 {p.lower}" if zh else
-                   f"     pair {p.name}: 上射 {p.upper}, 下射 {p.lower}")
+        out.append(
+            f"     耦 {p.name}：上射 {p.upper}，下射 {p.lower}"
+            if zh
+            else f"     pair {p.name}: 上射 {p.upper}, 下射 {p.lower}"
+        )
     for e in trace.events:
         changes = "; ".join(f"{who}: {a} → {b}" for who, a, b in rep.changes[e.index])
         mark = "  ✗" if e.index in bad else ""
@@ -400,13 +494,19 @@ def counterexample_text(rule: Rule, trace, steps: int, saved: str | None, shorte
         out.append("  ✗ 人员本身（其耦）违反此规则" if zh else "  ✗ the cast itself (the pairs) breaks the rule")
     audit = [f for f in findings if f.rule.startswith("audit.")]
     for f in audit:
-        out.append(f"  注：计分核查亦有异议：{msg.finding_message(f.message)} [{f.rule}]" if zh else
-                   f"  note: the scoring audit also objects: {f.message} [{f.rule}]")
+        out.append(
+            f"  注：计分核查亦有异议：{msg.finding_message(f.message)} [{f.rule}]"
+            if zh
+            else f"  note: the scoring audit also objects: {f.message} [{f.rule}]"
+        )
     for c in rule.citations if rule.path != "query" else ():
         out.append(f"  {t('text')}  {c}")
     if saved:
-        out.append(f"  已存 {saved}（xiangshe check {saved} 恰报 {rule.id}）" if zh else
-                   f"  saved {saved}  (xiangshe check {saved} reports exactly {rule.id})")
+        out.append(
+            f"  已存 {saved}（xiangshe check {saved} 恰报 {rule.id}）"
+            if zh
+            else f"  saved {saved}  (xiangshe check {saved} reports exactly {rule.id})"
+        )
     return "\n".join(out)
 
 
@@ -417,11 +517,15 @@ def coverage_text(cov, totals: dict, show_all: bool) -> str:
     for c in cov.clauses if show_all else cov.worklist:
         quoted: dict[str, str | None] = {}
         for q in c.quotes:
-            if not q.enforces:      # an edge's self-loops once per machine and act
+            if not q.enforces:  # an edge's self-loops once per machine and act
                 quoted.setdefault(q.label.split(":")[0] if q.why_not == "self-loop" else q.label, q.why_not)
-        notes = msg.coverage_notes(c.category, [msg.coverage_label(x) for x in c.enforced_by],
-                                   [msg.coverage_label(x, why) for x, why in sorted(quoted.items())],
-                                   c.not_enacted, c.descriptive)
+        notes = msg.coverage_notes(
+            c.category,
+            [msg.coverage_label(x) for x in c.enforced_by],
+            [msg.coverage_label(x, why) for x, why in sorted(quoted.items())],
+            c.not_enacted,
+            c.descriptive,
+        )
         out.append(msg.coverage_line(c.line, c.category, c.text, notes))
     out.append(msg.coverage_summary(totals))
     return "\n".join(out)
@@ -436,8 +540,10 @@ def rulecheck_text(report, search_all: bool) -> str:
         if not i.ok or i.severity == "warning" or (i.severity == "note" and (search_all or allowed)):
             where = f"{i.location}: " if i.location else ""
             subject = t(i.subject) if i.subject == "all" else i.subject
-            out.append(f"{where}{t(i.severity if not i.ok else 'note')}: {t(i.check)}: {subject}: "
-                       f"{msg.sentence('RULECHECK', i.message)}")
+            out.append(
+                f"{where}{t(i.severity if not i.ok else 'note')}: {t(i.check)}: {subject}: "
+                f"{msg.sentence('RULECHECK', i.message)}"
+            )
     by: dict[str, tuple[int, int]] = {}
     for i in report.items:
         good, total = by.get(i.check, (0, 0))

@@ -42,62 +42,97 @@ def _quotes(citations: Sequence[Citation]) -> list[dict]:
 
 
 def _quote_lines(citations: Sequence[Citation]) -> list[str]:
-    return [f"「{c.quote}」  {c.source}:{c.line}" + (f"–{c.end_line}" if c.end_line != c.line else "")
-            for c in citations]
+    return [
+        f"「{c.quote}」  {c.source}:{c.line}" + (f"–{c.end_line}" if c.end_line != c.line else "") for c in citations
+    ]
 
 
 def rule_descriptor(r: Rule) -> dict:
     short = f"{r.catalogue} {r.name}" if r.catalogue else r.name
     crumbs = " › ".join(r.headings)
     help_lines = [*_quote_lines(r.citations), f"rule  {r.location}" + (f"  {crumbs}" if crumbs else "")]
-    props: dict = {"kind": "rule", "catalogue": r.catalogue, "quotes": _quotes(r.citations),
-                   "category": r.category, "defined": r.location}
+    props: dict = {
+        "kind": "rule",
+        "catalogue": r.catalogue,
+        "quotes": _quotes(r.citations),
+        "category": r.category,
+        "defined": r.location,
+    }
     if r.category:
         props["tags"] = [r.category]
     if r.when:
         props["when"] = [f"{p}={o}" for p, o in r.when]
-    markdown = "\n\n".join([f"**{short}**" + (f": {r.reading}" if r.reading else ""),
-                             *(f"> 「{c.quote}」 — `{c.source}:{c.line}`" for c in r.citations),
-                             f"Defined in `{r.location}`" + (f" ({crumbs})" if crumbs else "") +
-                             f"; `xiangshe explain {r.id}` shows passing and failing examples."])
-    return {"id": r.id, "name": r.name,
-            "shortDescription": _message(short),
-            "fullDescription": _message(r.reading or short),
-            "help": {"text": "\n".join(help_lines), "markdown": markdown},
-            "defaultConfiguration": {"level": "error"},
-            "properties": props}
+    markdown = "\n\n".join(
+        [
+            f"**{short}**" + (f": {r.reading}" if r.reading else ""),
+            *(f"> 「{c.quote}」 — `{c.source}:{c.line}`" for c in r.citations),
+            f"Defined in `{r.location}`"
+            + (f" ({crumbs})" if crumbs else "")
+            + f"; `xiangshe explain {r.id}` shows passing and failing examples.",
+        ]
+    )
+    return {
+        "id": r.id,
+        "name": r.name,
+        "shortDescription": _message(short),
+        "fullDescription": _message(r.reading or short),
+        "help": {"text": "\n".join(help_lines), "markdown": markdown},
+        "defaultConfiguration": {"level": "error"},
+        "properties": props,
+    }
 
 
 def machine_descriptor(t: Table) -> dict:
     cites = list({e.cite.quote: e.cite for e in t.edges}.values())
-    help_lines = [f"machine  {t.path}: {len(t.edges)} edges from {t.initial}",
-                  *(f"  {e.act}: {e.source} → {e.dest}  「{e.cite.quote}」  {e.cite.source}:{e.cite.line}"
-                    for e in t.edges)]
-    return {"id": f"machine.{t.slug}", "name": t.name,
-            "shortDescription": _message(f"the {t.name} machine"),
-            "fullDescription": _message(t.gloss or f"the {t.name} machine"),
-            "help": _message("\n".join(help_lines)),
-            "defaultConfiguration": {"level": "error"},
-            "properties": {"kind": "machine", "catalogue": None, "quotes": _quotes(cites),
-                           "category": "machine", "defined": t.path, "tags": ["machine"]}}
+    help_lines = [
+        f"machine  {t.path}: {len(t.edges)} edges from {t.initial}",
+        *(f"  {e.act}: {e.source} → {e.dest}  「{e.cite.quote}」  {e.cite.source}:{e.cite.line}" for e in t.edges),
+    ]
+    return {
+        "id": f"machine.{t.slug}",
+        "name": t.name,
+        "shortDescription": _message(f"the {t.name} machine"),
+        "fullDescription": _message(t.gloss or f"the {t.name} machine"),
+        "help": _message("\n".join(help_lines)),
+        "defaultConfiguration": {"level": "error"},
+        "properties": {
+            "kind": "machine",
+            "catalogue": None,
+            "quotes": _quotes(cites),
+            "category": "machine",
+            "defined": t.path,
+            "tags": ["machine"],
+        },
+    }
 
 
 def audit_descriptor(catalogue: str, what: str, quote_: str) -> dict:
     cite = TEXT.cite(quote_)
-    return {"id": audit_id(catalogue), "name": audit_name(catalogue),
-            "shortDescription": _message(f"{catalogue} {audit_name(catalogue)}: {what}"),
-            "fullDescription": _message(f"the scoring audit: {what}"),
-            "help": _message("\n".join([*_quote_lines([cite]), f"audit  {AUDIT_DEFINED}"])),
-            "defaultConfiguration": {"level": "error"},
-            "properties": {"kind": "audit", "catalogue": catalogue, "quotes": _quotes([cite]),
-                           "category": "scoring", "defined": AUDIT_DEFINED, "tags": ["scoring"]}}
+    return {
+        "id": audit_id(catalogue),
+        "name": audit_name(catalogue),
+        "shortDescription": _message(f"{catalogue} {audit_name(catalogue)}: {what}"),
+        "fullDescription": _message(f"the scoring audit: {what}"),
+        "help": _message("\n".join([*_quote_lines([cite]), f"audit  {AUDIT_DEFINED}"])),
+        "defaultConfiguration": {"level": "error"},
+        "properties": {
+            "kind": "audit",
+            "catalogue": catalogue,
+            "quotes": _quotes([cite]),
+            "category": "scoring",
+            "defined": AUDIT_DEFINED,
+            "tags": ["scoring"],
+        },
+    }
 
 
 def descriptors(rules: Sequence[Rule]) -> list[dict]:
     """Every check `check` makes: the encoded rules in force, the machines, the scoring audit."""
-    return ([rule_descriptor(r) for r in rules if r.encoded]
-            + [machine_descriptor(t) for t in tables()]
-            + [audit_descriptor(*a) for a in AUDIT_CHECKS])
+    return (
+        [rule_descriptor(r) for r in rules if r.encoded]
+        + [machine_descriptor(t) for t in tables()]
+        + [audit_descriptor(*a) for a in AUDIT_CHECKS]
+    )
 
 
 def fingerprint(f: Finding, path: str) -> str:
@@ -119,26 +154,38 @@ def result(f: Finding, path: str, index: dict[str, int], caused_by: int | None =
         "level": "error",
         "message": _message(f.message),
         "locations": [{"physicalLocation": physical}],
-        "relatedLocations": [{"id": 1,
-                              "physicalLocation": {"artifactLocation": {"uri": TEXT_URI},
-                                                   "region": text_region},
-                              "message": _message(f"「{c.quote}」")}],
+        "relatedLocations": [
+            {
+                "id": 1,
+                "physicalLocation": {"artifactLocation": {"uri": TEXT_URI}, "region": text_region},
+                "message": _message(f"「{c.quote}」"),
+            }
+        ],
         "partialFingerprints": {"xiangshe/v1": fingerprint(f, path)},
-        "properties": {"name": f.name, "catalogue": f.catalogue, "event": f.event,
-                       "quote": c.quote, "source_line": c.line, "defined": f.defined,
-                       "reading": f.reading,
-                       # as in the JSON of check: the index, among this staging's violations, of
-                       # the finding this one follows from (None: a cause)
-                       "caused_by": caused_by},
+        "properties": {
+            "name": f.name,
+            "catalogue": f.catalogue,
+            "event": f.event,
+            "quote": c.quote,
+            "source_line": c.line,
+            "defined": f.defined,
+            "reading": f.reading,
+            # as in the JSON of check: the index, among this staging's violations, of
+            # the finding this one follows from (None: a cause)
+            "caused_by": caused_by,
+        },
     }
     return doc
 
 
 def suppression_descriptor() -> dict:
-    return {"id": UNUSED, "name": "未用之豁免",
-            "shortDescription": _message("an inline suppression that suppresses nothing"),
-            "defaultConfiguration": {"level": "error"},
-            "properties": {"kind": "suppression", "catalogue": None, "category": "suppression"}}
+    return {
+        "id": UNUSED,
+        "name": "未用之豁免",
+        "shortDescription": _message("an inline suppression that suppresses nothing"),
+        "defaultConfiguration": {"level": "error"},
+        "properties": {"kind": "suppression", "catalogue": None, "category": "suppression"},
+    }
 
 
 def suppressed_result(s: Suppressed, path: str, index: dict[str, int]) -> dict:
@@ -147,8 +194,9 @@ def suppressed_result(s: Suppressed, path: str, index: dict[str, int]) -> dict:
     doc = result(s.finding, path, index)
     sup: dict = {"kind": "inSource" if s.kind == "inline" else "external", "justification": s.reason}
     if s.line is not None:
-        sup["location"] = {"physicalLocation": {"artifactLocation": {"uri": artifact_uri(path)},
-                                                "region": {"startLine": s.line}}}
+        sup["location"] = {
+            "physicalLocation": {"artifactLocation": {"uri": artifact_uri(path)}, "region": {"startLine": s.line}}
+        }
     doc["suppressions"] = [sup]
     return doc
 
@@ -160,14 +208,25 @@ INPUT_DEFINED = "docs/trace-format.md"
 def input_error_descriptor() -> dict:
     """The rule of the results that say a staging could not be read (exit 2)."""
     what = "a staging that cannot be read as a trace: malformed, an unknown word, not UTF-8, too large"
-    return {"id": INPUT_ERROR, "name": "input error",
-            "shortDescription": _message("the staging cannot be read as a trace"),
-            "fullDescription": _message(what),
-            "help": {"text": f"{what}. The formats and their limits: {INPUT_DEFINED}.",
-                     "markdown": f"{what}. The formats and their limits: `{INPUT_DEFINED}`."},
-            "defaultConfiguration": {"level": "error"},
-            "properties": {"kind": "input", "catalogue": None, "quotes": [], "category": "input",
-                           "defined": INPUT_DEFINED, "tags": ["input"]}}
+    return {
+        "id": INPUT_ERROR,
+        "name": "input error",
+        "shortDescription": _message("the staging cannot be read as a trace"),
+        "fullDescription": _message(what),
+        "help": {
+            "text": f"{what}. The formats and their limits: {INPUT_DEFINED}.",
+            "markdown": f"{what}. The formats and their limits: `{INPUT_DEFINED}`.",
+        },
+        "defaultConfiguration": {"level": "error"},
+        "properties": {
+            "kind": "input",
+            "catalogue": None,
+            "quotes": [],
+            "category": "input",
+            "defined": INPUT_DEFINED,
+            "tags": ["input"],
+        },
+    }
 
 
 def input_result(e, index: dict[str, int]) -> dict:
@@ -176,15 +235,24 @@ def input_result(e, index: dict[str, int]) -> dict:
     if e.line:
         physical["region"] = {"startLine": e.line}
     text = e.message + (f" ({e.hint})" if e.hint else "")
-    return {"ruleId": INPUT_ERROR, "ruleIndex": index[INPUT_ERROR], "level": "error",
-            "message": _message(text), "locations": [{"physicalLocation": physical}],
-            "partialFingerprints": {"xiangshe/v1": f"{INPUT_ERROR}:{e.path}:{e.line or ''}"},
-            "properties": {"hint": e.hint}}
+    return {
+        "ruleId": INPUT_ERROR,
+        "ruleIndex": index[INPUT_ERROR],
+        "level": "error",
+        "message": _message(text),
+        "locations": [{"physicalLocation": physical}],
+        "partialFingerprints": {"xiangshe/v1": f"{INPUT_ERROR}:{e.path}:{e.line or ''}"},
+        "properties": {"hint": e.hint},
+    }
 
 
-def check_sarif(results: Sequence[Result], rules: Sequence[Rule],
-                readings: dict[str, str] | None = None, version: str | None = None,
-                not_applied: Sequence[str] = ()) -> str:
+def check_sarif(
+    results: Sequence[Result],
+    rules: Sequence[Rule],
+    readings: dict[str, str] | None = None,
+    version: str | None = None,
+    not_applied: Sequence[str] = (),
+) -> str:
     """The SARIF log of one `check` invocation: `rules` are the rules in force (the encoded ones are
     described), `readings` the contested readings followed, `version` the tool's version,
     `not_applied` the checks --select/--ignore left out (disabled in the invocation's overrides)."""
@@ -194,25 +262,39 @@ def check_sarif(results: Sequence[Result], rules: Sequence[Rule],
     driver["rules"] = descriptors(rules)
     if any(f.rule == UNUSED for r in results for f in r.findings):
         driver["rules"].append(suppression_descriptor())
-    if any(r.input_errors for r in results):      # described only when a staging could not be read
+    if any(r.input_errors for r in results):  # described only when a staging could not be read
         driver["rules"].append(input_error_descriptor())
     index = {d["id"]: i for i, d in enumerate(driver["rules"])}
     found = []
-    for r in results:                              # each staging's results in its place
+    for r in results:  # each staging's results in its place
         found += [input_result(e, index) for e in r.input_errors]
         found += [result(f, r.path, index, c) for f, c in zip(r.findings, causes(r.findings))]
         found += [suppressed_result(s, r.path, index) for s in r.suppressed]
-    run: dict = {"tool": {"driver": driver}, "results": found,
-                 "properties": {"readings": dict(readings) if readings is not None else None,
-                                "traces": [{"path": r.path, "ok": r.ok, "events": r.events,
-                                            "violations": len(r.findings),
-                                            "causes": sum(c is None for c in causes(r.findings)),
-                                            "suppressed": len(r.suppressed),
-                                            "not_applied": list(r.not_applied),
-                                            "input_errors": len(r.input_errors)} for r in results]}}
+    run: dict = {
+        "tool": {"driver": driver},
+        "results": found,
+        "properties": {
+            "readings": dict(readings) if readings is not None else None,
+            "traces": [
+                {
+                    "path": r.path,
+                    "ok": r.ok,
+                    "events": r.events,
+                    "violations": len(r.findings),
+                    "causes": sum(c is None for c in causes(r.findings)),
+                    "suppressed": len(r.suppressed),
+                    "not_applied": list(r.not_applied),
+                    "input_errors": len(r.input_errors),
+                }
+                for r in results
+            ],
+        },
+    }
     if not_applied:
-        overrides = [{"descriptor": {"id": i} | ({"index": index[i]} if i in index else {}),
-                      "configuration": {"enabled": False}} for i in not_applied]
+        overrides = [
+            {"descriptor": {"id": i} | ({"index": index[i]} if i in index else {}), "configuration": {"enabled": False}}
+            for i in not_applied
+        ]
         run["invocations"] = [{"executionSuccessful": True, "ruleConfigurationOverrides": overrides}]
     log = {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
     return json.dumps(log, ensure_ascii=False, indent=2)
@@ -245,27 +327,45 @@ def rulecheck_sarif(report, readings: dict[str, str] | None = None, version: str
     driver: dict = {"name": "xiangshe check-rules"}
     if version:
         driver["version"] = version
-    driver["rules"] = [{"id": f"check-rules.{name}", "name": name, "shortDescription": _message(text),
-                        "defaultConfiguration": {"level": "error"}}
-                       for name, text in RULEBOOK_CHECKS.items()]
+    driver["rules"] = [
+        {
+            "id": f"check-rules.{name}",
+            "name": name,
+            "shortDescription": _message(text),
+            "defaultConfiguration": {"level": "error"},
+        }
+        for name, text in RULEBOOK_CHECKS.items()
+    ]
     index = {d["id"]: i for i, d in enumerate(driver["rules"])}
     results = []
     for item in report.items:
         if item.ok and item.severity == "error":
             continue
         rid = f"check-rules.{item.check}"
-        res: dict = {"ruleId": rid, "ruleIndex": index[rid],
-                     "level": _LEVEL[item.severity] if not item.ok else "note",
-                     "message": _message(f"{item.subject}: {item.message}")}
+        res: dict = {
+            "ruleId": rid,
+            "ruleIndex": index[rid],
+            "level": _LEVEL[item.severity] if not item.ok else "note",
+            "message": _message(f"{item.subject}: {item.message}"),
+        }
         where = _defined_at(item.location)
         if where:
             res["locations"] = [where]
         if item.quote and item.source_line:
-            res["relatedLocations"] = [{"id": 1, "message": _message(f"「{item.quote}」"),
-                                        "physicalLocation": {"artifactLocation": {"uri": TEXT_URI},
-                                                             "region": {"startLine": item.source_line}}}]
+            res["relatedLocations"] = [
+                {
+                    "id": 1,
+                    "message": _message(f"「{item.quote}」"),
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": TEXT_URI},
+                        "region": {"startLine": item.source_line},
+                    },
+                }
+            ]
         results.append(res)
-    run = {"tool": {"driver": driver}, "results": results,
-           "properties": {"ok": report.ok, "readings": dict(readings) if readings else None}}
-    return json.dumps({"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}, ensure_ascii=False,
-                      indent=2)
+    run = {
+        "tool": {"driver": driver},
+        "results": results,
+        "properties": {"ok": report.ok, "readings": dict(readings) if readings else None},
+    }
+    return json.dumps({"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}, ensure_ascii=False, indent=2)

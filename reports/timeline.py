@@ -17,24 +17,38 @@ from xiangshe.domain.vocabulary import vocabulary
 from xiangshe.fsm.replay import Replay
 from xiangshe.fsm.table import table_for_object, tables
 
-PX = 4                  # px per event
+PX = 4  # px per event
 LANE_H = 18
 STRIP_H = 16
-HEAD_H = 58             # rounds, phase ids, phase names
+HEAD_H = 58  # rounds, phase ids, phase names
 RULER_H = 16
 ALARM_TOP = HEAD_H
-GAP_H = 30              # between the lanes and the strips (their heading)
-LABEL_EVERY = 480       # px: a long state segment repeats its label, so that it shows when scrolled
+GAP_H = 30  # between the lanes and the strips (their heading)
+LABEL_EVERY = 480  # px: a long state segment repeats its label, so that it shows when scrolled
 ROUND_NAMES = {1: "第一番射", 2: "第二番射", 3: "第三番射"}
 #: the state colours of a strip, pale enough for black text
-PALETTE = ("#dbe8f6", "#f6e3c4", "#d6eed5", "#f1d5e3", "#e6dcf4", "#f4f0c2", "#cdebea", "#f3d9cf",
-           "#e0e0e0", "#d9e9c6", "#f6cfd0", "#cfdcf0", "#efe1d0", "#d5ecdf")
+PALETTE = (
+    "#dbe8f6",
+    "#f6e3c4",
+    "#d6eed5",
+    "#f1d5e3",
+    "#e6dcf4",
+    "#f4f0c2",
+    "#cdebea",
+    "#f3d9cf",
+    "#e0e0e0",
+    "#d9e9c6",
+    "#f6cfd0",
+    "#cfdcf0",
+    "#efe1d0",
+    "#d5ecdf",
+)
 
 
 @dataclass(frozen=True)
 class Lane:
     name: str
-    label: str              # name, role, pair
+    label: str  # name, role, pair
     y: float
     events: int
 
@@ -45,7 +59,7 @@ class Band:
     w: float
     id: str
     name: str
-    label: str              # what fits in the band ('' if nothing does)
+    label: str  # what fits in the band ('' if nothing does)
     id_label: str
     shade: bool
     first_line: int
@@ -56,10 +70,10 @@ class Mark:
     x: float
     y: float
     h: float
-    kind: str               # css class: ev, shot-hit, shot-part, shot-miss, tally, bad
+    kind: str  # css class: ev, shot-hit, shot-part, shot-miss, tally, bad
     title: str
-    to_y: float | None      # the lane of the person addressed (to=/for=)
-    href: str | None        # the rule of a violation
+    to_y: float | None  # the lane of the person addressed (to=/for=)
+    href: str | None  # the rule of a violation
 
 
 @dataclass(frozen=True)
@@ -70,7 +84,7 @@ class Segment:
     colour: str
     label: str
     title: str
-    label_xs: tuple[float, ...] = ()   # where the label is drawn: repeated along a long segment
+    label_xs: tuple[float, ...] = ()  # where the label is drawn: repeated along a long segment
 
 
 @dataclass(frozen=True)
@@ -136,9 +150,18 @@ def _bands(events: Sequence[Event], px: int) -> tuple[list[Band], list[Band]]:
             pid = events[start].phase or ""
             name = phases[pid].name if pid else "(no phase)"
             x, w = start * px, (i - start) * px
-            bands.append(Band(x, w, pid, name, name if _fits(name, w) else "",
-                              pid if _fits(pid, w, 7.5) else "", len(bands) % 2 == 1,
-                              events[start].line))
+            bands.append(
+                Band(
+                    x,
+                    w,
+                    pid,
+                    name,
+                    name if _fits(name, w) else "",
+                    pid if _fits(pid, w, 7.5) else "",
+                    len(bands) % 2 == 1,
+                    events[start].line,
+                )
+            )
             start = i
     start = 0
     for i in range(1, len(events) + 1):
@@ -147,8 +170,7 @@ def _bands(events: Sequence[Event], px: int) -> tuple[list[Band], list[Band]]:
             if rnd:
                 x, w = start * px, (i - start) * px
                 name = ROUND_NAMES.get(rnd, f"round {rnd}")
-                rounds.append(Band(x, w, str(rnd), name, name if _fits(name, w) else "", "", False,
-                                   events[start].line))
+                rounds.append(Band(x, w, str(rnd), name, name if _fits(name, w) else "", "", False, events[start].line))
             start = i
     return bands, rounds
 
@@ -186,8 +208,7 @@ def _strips(trace: Trace, rep: Replay, px: int, top: float) -> list[Strip]:
         if e.obj is not None and e.obj.key not in seen:
             t = table_for_object(e.obj.kind)
             if t is not None:
-                seen[e.obj.key] = (order[t.name], e.obj.kind, e.obj.instance.isdigit(),
-                                   e.obj.instance.zfill(3), t)
+                seen[e.obj.key] = (order[t.name], e.obj.kind, e.obj.instance.isdigit(), e.obj.instance.zfill(3), t)
     keys = sorted(seen, key=lambda k: seen[k][:4])
     state = {k: seen[k][4].initial for k in keys}
     runs: dict[str, list[list]] = {k: [[0, state[k]]] for k in keys}
@@ -276,6 +297,18 @@ def timeline(trace: Trace, rep: Replay, findings: Sequence[Finding], px: int | N
         columns += [Alarm(x, ALARM_TOP + k * h, h, "#" + rule_anchor(r), why) for k, r in enumerate(rules)]
     bands, rounds = _bands(events, px)
     ticks = tuple((i * px, i) for i in range(0, len(events) + 1, _tick_step(px)))
-    return Timeline(len(events) * px + 2, height, tuple(lanes), tuple(bands), tuple(rounds),
-                    tuple(marks), tuple(strips), tuple(columns), ticks, lanes_bottom, strips_top, px,
-                    mark_w)
+    return Timeline(
+        len(events) * px + 2,
+        height,
+        tuple(lanes),
+        tuple(bands),
+        tuple(rounds),
+        tuple(marks),
+        tuple(strips),
+        tuple(columns),
+        ticks,
+        lanes_bottom,
+        strips_top,
+        px,
+        mark_w,
+    )

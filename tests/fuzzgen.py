@@ -17,17 +17,69 @@ from xiangshe.constraints.check import Result, check_source, check_trace
 from xiangshe.constraints.rulebook import Rule, active_rules
 from xiangshe.domain.errors import InputError
 from xiangshe.domain.parse import TraceErrors, parse_file, parse_lines, to_jsonl
-from xiangshe.domain.sources import SUFFIXES as READ_BY, Source, expand
+from xiangshe.domain.sources import SUFFIXES as READ_BY
+from xiangshe.domain.sources import Source, expand
 from xiangshe.domain.vocabulary import PERSON_KEYS, PLACE_KEYS, vocabulary
 from xiangshe.fsm.table import table_for_object
 
 ROOT = Path(__file__).resolve().parents[1]
 SUFFIXES = ("trace", "jsonl", "json", "yaml", "yml")
-GARBAGE = ("=", "==", "to=", "n=", "arrow=0", "arrow=99", "#", "# L", "# L99999", "L", "Φ", "Φ00", "\t",
-           "\u2028", "\u3000", "\ufeff", "爵³", "爵٣", "１", "-", "- ", "{", "}", "[", "]", ":", '"', "'",
-           "!!python/object/apply:os.system", "&a", "*a", "? ", "---", "...", "null", "~", "true", "1e999",
-           "NaN", "9" * 30, "\\u0000", "\x00", "\x7f", "\ud7ff", "ｃａｓｔ", "cast", "pair", "phase", "上射=",
-           "下射=", "rank=大夫", "😀", "\u202e", "a" * 300)
+GARBAGE = (
+    "=",
+    "==",
+    "to=",
+    "n=",
+    "arrow=0",
+    "arrow=99",
+    "#",
+    "# L",
+    "# L99999",
+    "L",
+    "Φ",
+    "Φ00",
+    "\t",
+    "\u2028",
+    "\u3000",
+    "\ufeff",
+    "爵³",
+    "爵٣",
+    "１",
+    "-",
+    "- ",
+    "{",
+    "}",
+    "[",
+    "]",
+    ":",
+    '"',
+    "'",
+    "!!python/object/apply:os.system",
+    "&a",
+    "*a",
+    "? ",
+    "---",
+    "...",
+    "null",
+    "~",
+    "true",
+    "1e999",
+    "NaN",
+    "9" * 30,
+    "\\u0000",
+    "\x00",
+    "\x7f",
+    "\ud7ff",
+    "ｃａｓｔ",
+    "cast",
+    "pair",
+    "phase",
+    "上射=",
+    "下射=",
+    "rank=大夫",
+    "😀",
+    "\u202e",
+    "a" * 300,
+)
 
 
 @cache
@@ -60,13 +112,14 @@ def window(rng: random.Random, max_lines: int = 60) -> list[str]:
     """A random stretch of a bundled trace, with its cast and a phase line so that it parses."""
     _, head, body = rng.choice(bundled())
     start = rng.randrange(len(body))
-    stretch = list(body[start:start + rng.randint(1, max_lines)])
+    stretch = list(body[start : start + rng.randint(1, max_lines)])
     phase = next((x for x in reversed(body[:start]) if x.startswith("phase ")), None)
     return list(head) + ([phase] if phase else []) + stretch
 
 
 def _records(lines: list[str]) -> list[dict[str, str]] | None:
     import json
+
     try:
         return [json.loads(x) for x in to_jsonl(parse_lines("\n".join(lines) + "\n", "<fuzz>")).splitlines()]
     except TraceErrors:
@@ -75,13 +128,18 @@ def _records(lines: list[str]) -> list[dict[str, str]] | None:
 
 def _write(records: list[dict[str, str]], suffix: str) -> list[str]:
     import json
+
     if suffix == "jsonl":
         return [json.dumps(r, ensure_ascii=False) for r in records]
-    if suffix == "json":                    # one array, a record a line (numbers as JSON numbers)
+    if suffix == "json":  # one array, a record a line (numbers as JSON numbers)
+
         def value(v: str) -> str:
             return v if v.isascii() and v.isdigit() and not v.startswith("0") else json.dumps(v, ensure_ascii=False)
-        body = ["  {" + ", ".join(f"{json.dumps(k, ensure_ascii=False)}: {value(v)}" for k, v in r.items()) + "}"
-                for r in records]
+
+        body = [
+            "  {" + ", ".join(f"{json.dumps(k, ensure_ascii=False)}: {value(v)}" for k, v in r.items()) + "}"
+            for r in records
+        ]
         return ["[", *(x + "," for x in body[:-1]), *body[-1:], "]"]
     return ["- {" + ", ".join(f"{k}: {v}" for k, v in r.items()) + "}" for r in records]
 
@@ -111,7 +169,7 @@ def _edit_records(records: list[dict[str, str]], rng: random.Random) -> list[dic
             kind = vocabulary().object_kind(rec.get("obj", ""))
             table = table_for_object(kind[0].name) if kind else None
             if key == "act" and table is not None and rng.random() < 0.8:
-                rec[key] = rng.choice(sorted(table.acts))        # an act its machine knows
+                rec[key] = rng.choice(sorted(table.acts))  # an act its machine knows
             out[i] = rec
     return out
 
@@ -151,8 +209,9 @@ def mutate(lines: list[str], rng: random.Random, rounds: int | None = None, garb
         elif op in ("word", "garbage"):
             toks = lines[i].split(" ")
             j = rng.randrange(len(toks))
-            toks[j] = _alike(toks[j], rng) if op == "word" and not garbage else \
-                rng.choice(pool if op == "word" else GARBAGE)
+            toks[j] = (
+                _alike(toks[j], rng) if op == "word" and not garbage else rng.choice(pool if op == "word" else GARBAGE)
+            )
             lines[i] = " ".join(toks)
         elif op == "insert":
             lines.insert(i, " ".join(rng.choice(pool + GARBAGE) for _ in range(rng.randint(1, 6))))
@@ -174,9 +233,10 @@ def fuzz_input(rng: random.Random) -> tuple[str, bytes]:
     if kind < 0.1:
         return suffix, rng.randbytes(rng.randint(0, 400))
     if kind < 0.2:
-        return suffix, "".join(rng.choice(GARBAGE + words()) + rng.choice([" ", "\n", ""])
-                               for _ in range(rng.randint(0, 40))).encode("utf-8", "surrogatepass")
-    if kind < 0.6:            # structural edits with words of the vocabulary
+        return suffix, "".join(
+            rng.choice(GARBAGE + words()) + rng.choice([" ", "\n", ""]) for _ in range(rng.randint(0, 40))
+        ).encode("utf-8", "surrogatepass")
+    if kind < 0.6:  # structural edits with words of the vocabulary
         lines = window(rng)
         records = _records(lines) if suffix != "trace" else None
         if records:
@@ -202,6 +262,7 @@ def outcome(result: Result) -> str:
 def run_stdin(data: bytes, suffix: str) -> str:
     """The same bytes as `check - --stdin-format FMT` reads them from standard input."""
     import io
+
     source = Source(f"fuzz.{suffix}", None, READ_BY[f".{suffix}"])
     try:
         result = check_trace(source.read(stdin=io.BytesIO(data)), list(rules()))

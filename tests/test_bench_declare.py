@@ -13,8 +13,8 @@ from benchmarks import naive  # noqa: E402
 from benchmarks.declare_subset import ABSENCE, PRECEDENCE, Universe, translate  # noqa: E402
 from xiangshe.constraints.pattern import Context  # noqa: E402
 from xiangshe.constraints.rulebook import active_rules  # noqa: E402
-from xiangshe.domain.parse import parse_lines  # noqa: E402
 from xiangshe.domain.libretto import Options, generate  # noqa: E402
+from xiangshe.domain.parse import parse_lines  # noqa: E402
 
 
 def _variants() -> list:
@@ -26,14 +26,15 @@ def _variants() -> list:
     trace = parse_lines(text, "base")
     universe = Universe()
     labs = universe.add(trace)
-    precedences = [c for cs in translate(active_rules(), universe).constraints.values()
-                   for c in cs if c[0] == PRECEDENCE]
+    precedences = [
+        c for cs in translate(active_rules(), universe).constraints.values() for c in cs if c[0] == PRECEDENCE
+    ]
     first = precedences[0][1][0]
     drop = {e.line for e, lab in zip(trace.events, labs) if lab == first}
     removed = [line for n, line in enumerate(base, 1) if n not in drop]
     lv = next(e.line for e in trace.events if e.act == "旅" and e.obj and e.obj.kind == "觯")
     phase20 = next(i for i, line in enumerate(base) if line.startswith("phase Φ20"))
-    copied = base[:phase20 + 1] + [base[lv - 1]] + base[phase20 + 1:]
+    copied = base[: phase20 + 1] + [base[lv - 1]] + base[phase20 + 1 :]
     return [trace, parse_lines("\n".join(removed), "removed"), parse_lines("\n".join(copied), "copied")]
 
 
@@ -62,11 +63,10 @@ def test_declare_translation_agrees_with_our_checker() -> None:
         for template, acts in res["deviations"]:
             rids.update(by[(template, tuple(acts) if isinstance(acts, tuple) else (acts,))])
         theirs.append(rids)
-    base_naive = [{rid for rid, cs in tr.constraints.items() if naive.violated(labs, cs)}
-                  for labs in label_lists]
+    base_naive = [{rid for rid, cs in tr.constraints.items() if naive.violated(labs, cs)} for labs in label_lists]
 
-    assert ours[0] == set()                      # the generated staging keeps the subset
-    assert ours[1] and ours[2]                   # each mutant breaks a subset rule
+    assert ours[0] == set()  # the generated staging keeps the subset
+    assert ours[1] and ours[2]  # each mutant breaks a subset rule
     assert "wei-lv" in ours[2]
     assert theirs == ours
     assert base_naive == ours

@@ -30,6 +30,7 @@ def at_root(monkeypatch: pytest.MonkeyPatch) -> None:
 def readings_for(trace: Path) -> list[str]:
     """--reading options for an example written against a rule's non-default reading."""
     from xiangshe.constraints.rulebook import rulebook
+
     rule = next((r for r in rulebook() if r.id == trace.stem.split(".")[0]), None)
     return [a for p, o in (rule.when if rule else ()) for a in ("--reading", f"{p}={o}")]
 
@@ -76,6 +77,7 @@ def test_rules_json_contract() -> None:
 
 def test_explain_accepts_id_name_and_catalogue() -> None:
     from xiangshe.constraints.rulebook import rulebook
+
     r = next(r for r in rulebook() if r.encoded and r.catalogue)
     outs = [invoke("explain", w).output for w in (r.id, r.name, r.catalogue)]
     assert all(r.name in o and r.citations[0].quote in o for o in outs)
@@ -87,18 +89,21 @@ def test_explain_unknown_rule_is_usage_error() -> None:
     assert result.exit_code == 2 and "did you mean" in result.output
 
 
-@pytest.mark.parametrize(("content", "expected"), [
-    ("主人 献爵 爵\n", "unknown act 献爵"),
-    ("\x00\x01", "binary file"),
-    ("", "no events"),
-])
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        ("主人 献爵 爵\n", "unknown act 献爵"),
+        ("\x00\x01", "binary file"),
+        ("", "no events"),
+    ],
+)
 def test_bad_input_exits_2_with_a_located_message(tmp_path: Path, content: str, expected: str) -> None:
     p = tmp_path / "bad.trace"
     p.write_text(content, encoding="utf-8")
     result = invoke("check", str(p))
     assert result.exit_code == 2
     assert expected in result.output and "Traceback" not in result.output
-    assert p.read_text(encoding="utf-8") == content        # the user's file is untouched
+    assert p.read_text(encoding="utf-8") == content  # the user's file is untouched
 
 
 def test_missing_file_exits_2() -> None:
@@ -109,12 +114,18 @@ def test_missing_file_exits_2() -> None:
 def test_check_path_never_imports_z3() -> None:
     import subprocess
     import sys
-    code = ("import sys\nfrom xiangshe import verify\n"
-            "try:\n    verify.cli.main(['check'], standalone_mode=False)\n"
-            "except SystemExit:\n    pass\n"
-            "print('z3' in sys.modules)")
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
-                         check=True).stdout.strip().splitlines()[-1]
+
+    code = (
+        "import sys\nfrom xiangshe import verify\n"
+        "try:\n    verify.cli.main(['check'], standalone_mode=False)\n"
+        "except SystemExit:\n    pass\n"
+        "print('z3' in sys.modules)"
+    )
+    out = (
+        subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+        .stdout.strip()
+        .splitlines()[-1]
+    )
     assert out == "False"
 
 
@@ -124,12 +135,20 @@ def test_version_is_pyprojects_and_check_never_reads_package_metadata() -> None:
     import subprocess
     import sys
     import tomllib
+
     expected = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
     assert invoke("--version").output == f"xiangshe, version {expected}\n"
-    code = ("import sys\nfrom xiangshe import verify\n"
-            "try:\n    verify.cli.main(['check'], standalone_mode=False)\n"
-            "except SystemExit:\n    pass\n"
-            "print('importlib.metadata' in sys.modules)")
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, stdin=subprocess.DEVNULL,
-                         check=True).stdout.strip().splitlines()[-1]
+    code = (
+        "import sys\nfrom xiangshe import verify\n"
+        "try:\n    verify.cli.main(['check'], standalone_mode=False)\n"
+        "except SystemExit:\n    pass\n"
+        "print('importlib.metadata' in sys.modules)"
+    )
+    out = (
+        subprocess.run(
+            [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, stdin=subprocess.DEVNULL, check=True
+        )
+        .stdout.strip()
+        .splitlines()[-1]
+    )
     assert out == "False"

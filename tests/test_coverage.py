@@ -13,8 +13,15 @@ import pytest
 from click.testing import CliRunner
 
 from xiangshe import schemas
-from xiangshe.constraints.coverage import (CATEGORIES, DESCRIPTIVE_PATH, clauses, coverage, document,
-                                           load_descriptive, option_sets)
+from xiangshe.constraints.coverage import (
+    CATEGORIES,
+    DESCRIPTIVE_PATH,
+    clauses,
+    coverage,
+    document,
+    load_descriptive,
+    option_sets,
+)
 from xiangshe.constraints.rulebook import rulebook
 from xiangshe.domain.errors import RulebookError
 from xiangshe.domain.libretto.perform import Clause as Performed
@@ -24,8 +31,8 @@ from xiangshe.verify import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 FLOOR = tomllib.loads((ROOT / "tests" / "coverage_floor.toml").read_text(encoding="utf-8"))
-NOTHING: dict = {"performed": [], "audit": ()}          # no libretto, no scoring audit
-SU_BIN = "宾朝服出迎，再拜；"                              # a clause (L9) no rule quotes
+NOTHING: dict = {"performed": [], "audit": ()}  # no libretto, no scoring audit
+SU_BIN = "宾朝服出迎，再拜；"  # a clause (L9) no rule quotes
 
 
 @pytest.fixture(scope="module")
@@ -53,15 +60,17 @@ def a_machine(source: str, dest: str, quote: str) -> Table:
 
 # -- the clauses -----------------------------------------------------------------------------------
 
+
 def test_clauses_tile_the_text() -> None:
     cls = clauses()
     assert cls[0].text == "乡射礼第五"
     assert "".join(c.text for c in cls).replace(" ", "") == TEXT.flat.replace(" ", "")
     speech = next(c for c in cls if "不贯不释" in c.text)
-    assert speech.text.endswith("“不贯不释！”")          # a quoted speech stays in its clause
+    assert speech.text.endswith("“不贯不释！”")  # a quoted speech stays in its clause
 
 
 # -- what enforces a clause ------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("status", ["deferred", "descriptive"])
 def test_a_clause_quoted_only_by_a_rule_not_encoded_is_not_enforced(status: str) -> None:
@@ -122,10 +131,15 @@ def test_the_libretto_stages_what_it_enacts(measured) -> None:
 
 # -- descriptive clauses ---------------------------------------------------------------------------
 
+
 def marks(tmp_path: Path, *entries: tuple[str, int | None]) -> Path:
     path = tmp_path / "descriptive.toml"
-    path.write_text("".join(f'[[clause]]\nquote = "{q}"\nreason = "a reason"\n' + (f"line = {n}\n" if n else "")
-                            for q, n in entries), encoding="utf-8")
+    path.write_text(
+        "".join(
+            f'[[clause]]\nquote = "{q}"\nreason = "a reason"\n' + (f"line = {n}\n" if n else "") for q, n in entries
+        ),
+        encoding="utf-8",
+    )
     return path
 
 
@@ -147,11 +161,12 @@ def test_the_bundled_descriptive_marks_each_mark_one_whole_clause() -> None:
     marked = load_descriptive()
     assert len({i for i, _ in marked}) == len(entries)
     assert clauses()[marked[[e["quote"] for e in entries].index("乡射之礼。")][0]].text == "乡射之礼。"
-    for e in entries:        # say why in plain words: no citations of files the project does not have
+    for e in entries:  # say why in plain words: no citations of files the project does not have
         assert "RULES.md" not in e["reason"] and "GLOSSARY" not in e["reason"], e
 
 
 # -- the totals and the floor ----------------------------------------------------------------------
+
 
 def test_the_categories_partition_the_clauses(measured) -> None:
     totals = measured.totals()
@@ -159,17 +174,18 @@ def test_the_categories_partition_the_clauses(measured) -> None:
     assert totals["normative"] == totals["clauses"] - totals["descriptive"]
     assert totals["uncovered"] == totals["unaccounted"]
     assert {c.category for c in measured.clauses} <= set(CATEGORIES)
-    assert [c.category for c in measured.worklist] and all(c.category in ("staged", "unaccounted")
-                                                           for c in measured.worklist)
+    assert [c.category for c in measured.worklist] and all(
+        c.category in ("staged", "unaccounted") for c in measured.worklist
+    )
 
 
 def test_share_enforced_does_not_drop_below_the_committed_floor(measured) -> None:
     totals = measured.totals()
-    assert totals["percent_enforced"] >= FLOOR["percent_enforced"], \
-        [(c.line, c.text) for c in measured.worklist][:20]
+    assert totals["percent_enforced"] >= FLOOR["percent_enforced"], [(c.line, c.text) for c in measured.worklist][:20]
 
 
 # -- the command -----------------------------------------------------------------------------------
+
 
 def test_coverage_json_validates_and_keeps_the_first_versions_keys() -> None:
     doc = json.loads(invoke("coverage", "--format", "json").stdout)
@@ -186,10 +202,11 @@ def test_the_worklist_lists_the_clauses_nothing_enforces(measured) -> None:
     out = invoke("coverage").output
     lines = [x for x in out.splitlines() if x.startswith("xiangsheli.txt:")]
     assert len(lines) == len(measured.worklist)
-    assert [x.split("」")[0] + "」" for x in lines] == \
-        [f"xiangsheli.txt:{c.line}: {c.category}  「{c.text}」" for c in measured.worklist]
+    assert [x.split("」")[0] + "」" for x in lines] == [
+        f"xiangsheli.txt:{c.line}: {c.category}  「{c.text}」" for c in measured.worklist
+    ]
     numbers = [int(x.split(":")[1]) for x in lines]
-    assert numbers == sorted(numbers) and "\n" + lines[0] in out                 # in the text's order
+    assert numbers == sorted(numbers) and "\n" + lines[0] in out  # in the text's order
     every = invoke("coverage", "--all").output
     assert every.count("\nxiangsheli.txt:") + every.startswith("xiangsheli.txt:") == len(measured.clauses)
     assert "xiangsheli.txt:1: descriptive  「乡射礼第五」" in every

@@ -10,16 +10,16 @@ from __future__ import annotations
 import random
 
 import pytest
+import tracegen
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from xiangshe.constraints.pattern import Context
 from xiangshe.constraints.check import check_trace
+from xiangshe.constraints.pattern import Context
 from xiangshe.constraints.rulebook import Rule, rulebook
 from xiangshe.constraints.smt import holds_on
 from xiangshe.domain.parse import TraceErrors, parse_file, parse_lines
 from xiangshe.fsm.replay import replay
-import tracegen
 
 RULES = [r for r in rulebook() if r.encoded]
 CANON = tracegen.canonical()
@@ -31,7 +31,7 @@ def agree(rule: Rule, lines: list[tracegen.Line], header: str = HEADER) -> None:
     try:
         trace = parse_lines(tracegen.render(header, lines), "generated.trace")
     except TraceErrors:
-        return     # a generated word the parser rejects (e.g. an auto-named person): nothing to compare
+        return  # a generated word the parser rejects (e.g. an auto-named person): nothing to compare
     py = not rule.template.holds(Context(trace, replay(trace)))
     z = holds_on(rule, trace)
     assert py == z, f"{rule.id}: Python says {py}, z3 says {z} on\n{tracegen.render('', lines)}"
@@ -54,14 +54,12 @@ def test_python_and_z3_agree_on_random_traces(rule: Rule, data: st.DataObject) -
     agree(rule, lines)
 
 
-@pytest.mark.slow         # with ~630 rules the default run keeps the random and the example-based draws
+@pytest.mark.slow  # with ~630 rules the default run keeps the random and the example-based draws
 @pytest.mark.parametrize("rule", RULES, ids=lambda r: r.id)
-@given(start=st.integers(min_value=0, max_value=10_000), length=st.integers(2, 8),
-       seed=st.integers(0, 2**16))
-def test_python_and_z3_agree_on_mutated_canonical_windows(rule: Rule, start: int, length: int,
-                                                           seed: int) -> None:
+@given(start=st.integers(min_value=0, max_value=10_000), length=st.integers(2, 8), seed=st.integers(0, 2**16))
+def test_python_and_z3_agree_on_mutated_canonical_windows(rule: Rule, start: int, length: int, seed: int) -> None:
     start %= max(1, len(CANON_LINES) - length)
-    window = CANON_LINES[start:start + length]
+    window = CANON_LINES[start : start + length]
     agree(rule, tracegen.mutate(window, random.Random(seed), CANON))
 
 
@@ -77,8 +75,9 @@ def test_python_and_z3_agree_on_random_pairings(rule: Rule, seed: int) -> None:
 
 def _example_windows(rule: Rule) -> list[tuple[str, list[tracegen.Line]]]:
     out = []
-    for path in sorted(tracegen.ROOT.glob(f"traces/violations/{rule.id}.trace")) + \
-            sorted(tracegen.ROOT.glob(f"traces/violations/{rule.id}.*.trace")):
+    for path in sorted(tracegen.ROOT.glob(f"traces/violations/{rule.id}.trace")) + sorted(
+        tracegen.ROOT.glob(f"traces/violations/{rule.id}.*.trace")
+    ):
         trace = parse_file(path)
         at = [f.event for f in check_trace(trace, [rule]).findings if f.event is not None]
         header = tracegen.cast_header(trace) or HEADER

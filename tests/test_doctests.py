@@ -11,8 +11,8 @@ import pytest
 import xiangshe
 
 MODULES = ["xiangshe"] + sorted(
-    m.name for m in pkgutil.walk_packages(xiangshe.__path__, "xiangshe.")
-    if m.name != "xiangshe.__main__")
+    m.name for m in pkgutil.walk_packages(xiangshe.__path__, "xiangshe.") if m.name != "xiangshe.__main__"
+)
 
 
 def test_the_package_has_doctests() -> None:

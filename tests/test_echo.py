@@ -28,15 +28,18 @@ NASTY = "\x1b[31m\x1b]0;pwned\x07\x01\x7f\x9b2J\u202e\u2066\ufffe"
 ACTING = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ufffe\uffff]")
 
 
-def _comments(text: str) -> str:        # every event line ends in a comment full of controls
-    return "\n".join(f"{line}  # {NASTY}" if line and not line.startswith(("#", "cast", "pair", "phase"))
-                     else line for line in text.split("\n"))
+def _comments(text: str) -> str:  # every event line ends in a comment full of controls
+    return "\n".join(
+        f"{line}  # {NASTY}" if line and not line.startswith(("#", "cast", "pair", "phase")) else line
+        for line in text.split("\n")
+    )
 
 
-def _person(text: str) -> str:          # 弟子1 is declared with a name full of controls
+def _person(text: str) -> str:  # 弟子1 is declared with a name full of controls
     name = f"甲{NASTY}"
-    return f"cast {name} 弟子\n" + text.replace("上射=弟子1", f"上射={name}").replace("弟子1 ", f"{name} ") \
-        .replace("for=弟子1", f"for={name}").replace("to=弟子1", f"to={name}")
+    return f"cast {name} 弟子\n" + text.replace("上射=弟子1", f"上射={name}").replace("弟子1 ", f"{name} ").replace(
+        "for=弟子1", f"for={name}"
+    ).replace("to=弟子1", f"to={name}")
 
 
 CASES: list[tuple[str, str, str, int]] = [
@@ -61,11 +64,11 @@ def test_no_character_that_acts_reaches_the_output(tmp_path: Path, case: tuple, 
     assert result.exit_code == status, result.output[-800:]
     assert not ACTING.search(result.output), repr(ACTING.search(result.output))
     if fmt in ("text", "junit") or status == 2:
-        assert "\\u001b" in result.output          # shown, as an escape, where the line is quoted
+        assert "\\u001b" in result.output  # shown, as an escape, where the line is quoted
     if status == 1 and fmt == "junit":
-        ET.fromstring(result.output.encode("utf-8"))       # well-formed: no character XML 1.0 forbids
+        ET.fromstring(result.output.encode("utf-8"))  # well-formed: no character XML 1.0 forbids
     if status == 1 and fmt in ("json", "sarif"):
-        doc = json.loads(result.output)                     # the escapes are JSON's: the same text
+        doc = json.loads(result.output)  # the escapes are JSON's: the same text
         if fmt == "json":
             assert doc["traces"][0]["path"] == str(path)
 
@@ -82,8 +85,12 @@ def test_junit_of_a_trace_with_controls_parses_and_keeps_them_visible(tmp_path: 
 
 
 def test_click_usage_errors_quote_what_was_typed_visibly() -> None:
-    for args in (["check", "--\x1b[31m"], ["generate", "--arrow", "\x1b[2J"], ["explain", "x\x1b[2J"],
-                 ["\x1b[2Jcheck"]):
+    for args in (
+        ["check", "--\x1b[31m"],
+        ["generate", "--arrow", "\x1b[2J"],
+        ["explain", "x\x1b[2J"],
+        ["\x1b[2Jcheck"],
+    ):
         result = CliRunner().invoke(cli, args)
         assert result.exit_code == 2 and "\x1b" not in result.output, (args, result.output)
 
@@ -94,8 +101,7 @@ def test_no_raw_escape_byte_reaches_stdout_or_stderr_of_the_process(tmp_path: Pa
     unknown = tmp_path / "unknown\x1b[1m.trace"
     unknown.write_text(f"主人{NASTY} 揖\n", encoding="utf-8")
     for path, status in ((bad, 1), (unknown, 2)):
-        done = subprocess.run([sys.executable, "-m", "xiangshe", "check", str(path)], capture_output=True,
-                              timeout=120)
+        done = subprocess.run([sys.executable, "-m", "xiangshe", "check", str(path)], capture_output=True, timeout=120)
         assert done.returncode == status, done.stderr[-500:]
         for stream in (done.stdout, done.stderr):
             assert b"\x1b" not in stream and b"\r" not in stream and b"\xc2\x9b" not in stream
@@ -143,6 +149,6 @@ def test_colour_paints_the_escaped_text_not_the_users_sequences(tmp_path: Path) 
     path.write_text(_comments(_person(EXAMPLE)), encoding="utf-8")
     result = CliRunner().invoke(cli, ["check", "--color", str(path)], color=True)
     assert result.exit_code == 1
-    assert "\x1b[31m" in result.output                       # our colour …
-    assert "\x1b]0;pwned" not in result.output and "\\u001b]0;pwned" in result.output   # … not theirs
+    assert "\x1b[31m" in result.output  # our colour …
+    assert "\x1b]0;pwned" not in result.output and "\\u001b]0;pwned" in result.output  # … not theirs
     assert not re.search("[\x00-\x08\x0b-\x1a\x1c-\x1f\x7f-\x9f\u202e\u2066]", result.output)

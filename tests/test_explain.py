@@ -36,9 +36,15 @@ def at_root(monkeypatch: pytest.MonkeyPatch) -> None:
 
 #: a reading by default and its alternative, a pair rule, a cast rule without a line, a deferred
 #: rule, and a rule of the 君 whose passing example comes from another rule's violating example
-GOLDEN_CASES = [("explain", "不贯不释"), ("explain", "bu-guan-bu-shi-hou"), ("explain", "R108"),
-                ("explain", "wu-jie"), ("explain", "dian-jue-er-ci"),
-                ("explain", "shang-she-tui-yu-wu-yi-gan"), ("explain", "R120", "--format", "json")]
+GOLDEN_CASES = [
+    ("explain", "不贯不释"),
+    ("explain", "bu-guan-bu-shi-hou"),
+    ("explain", "R108"),
+    ("explain", "wu-jie"),
+    ("explain", "dian-jue-er-ci"),
+    ("explain", "shang-she-tui-yu-wu-yi-gan"),
+    ("explain", "R120", "--format", "json"),
+]
 
 
 @pytest.mark.parametrize("args", GOLDEN_CASES, ids=lambda a: "-".join(a[1:]))
@@ -56,7 +62,7 @@ def test_explain_golden(args: tuple[str, ...], update_golden: bool) -> None:
 def test_explain_shows_the_contested_readings_of_the_rule() -> None:
     out = invoke("explain", "bu-guan-bu-shi-hou").output
     assert "contested readings:" in out and "guan  What is a 贯" in out
-    assert "▸ hou" in out and "郑玄注" in out and "[default]" in out       # zheng (郑注) is the default
+    assert "▸ hou" in out and "郑玄注" in out and "[default]" in out  # zheng (郑注) is the default
     assert "敖继公" in out and "encoder's own" in out
     assert "not checkable: a trace does not record how far a bow was drawn" in out
     plain = invoke("explain", "da-fu-yu-shi-wei-ou").output
@@ -83,22 +89,23 @@ def test_examples_pass_and_fail_the_rule_they_illustrate(rule) -> None:
     assert x.failing is not None, "every encoded rule has a violating example"
     assert x.failing.finding.rule == rule.id
     assert x.failing.line is None or x.failing.line in dict(x.failing.window)
-    if x.passing is None:       # a rule no bundled staging triggers (the 君's, R207 …): said so
+    if x.passing is None:  # a rule no bundled staging triggers (the 君's, R207 …): said so
         assert "passing example  none:" in explain_text(x)
         return
     trace = parse_file(ROOT / x.passing.path, x.passing.path)
     found = check_trace(trace, active_rules(readings), readings).findings
     assert not [f for f in found if f.rule == rule.id], "the passing example keeps the rule"
-    if x.passing.line is not None:         # the line shown is one the rule speaks of
+    if x.passing.line is not None:  # the line shown is one the rule speaks of
         text = trace.line_text(x.passing.line)
         pats = rule.template.patterns()
-        assert not pats or any(p.acts is None or any(a in text for a in p.acts) for p in pats) \
-            or text.startswith("pair")
+        assert (
+            not pats or any(p.acts is None or any(a in text for a in p.acts) for p in pats) or text.startswith("pair")
+        )
 
 
 def test_a_rule_without_a_violating_example_says_so(tmp_path: Path) -> None:
     rule = find_rule("bu-guan-bu-shi")[0]
-    x = explain(rule, tmp_path, STAGINGS, ROOT)         # an empty directory of violations
+    x = explain(rule, tmp_path, STAGINGS, ROOT)  # an empty directory of violations
     assert x.failing is None and x.failing_files == ()
     text = explain_text(x)
     assert "failing example  no violating example is bundled for this rule" in text
@@ -120,8 +127,21 @@ def test_a_rule_no_staging_triggers_says_so(tmp_path: Path) -> None:
 
 # -- what explain accepts: any script and case, machine and audit ids --------------------------------
 
-@pytest.mark.parametrize("word", ["不贯不释", "不貫不釋", "bu-guan-bu-shi", "BU-GUAN-BU-SHI", "Bu-Guan-Bu-Shi",
-                                  " bu-guan-bu-shi ", "R120", "r120", "Ｒ１２０"])
+
+@pytest.mark.parametrize(
+    "word",
+    [
+        "不贯不释",
+        "不貫不釋",
+        "bu-guan-bu-shi",
+        "BU-GUAN-BU-SHI",
+        "Bu-Guan-Bu-Shi",
+        " bu-guan-bu-shi ",
+        "R120",
+        "r120",
+        "Ｒ１２０",
+    ],
+)
 def test_explain_accepts_any_script_and_case(word: str) -> None:
     result = invoke("explain", word)
     assert result.exit_code == 0, result.output
@@ -145,17 +165,17 @@ def test_explain_a_machine_by_the_id_its_findings_carry(table) -> None:
     doc = json.loads(invoke("explain", f"machine.{table.slug}", "--format", "json").stdout)
     m = doc["machines"][0]
     assert m["id"] == f"machine.{table.slug}" and [s["state"] for s in m["states"]] == list(table.states)
-    assert [(e["act"], e["from"], e["to"]) for e in m["edges"]] == \
-        [(e.act, e.source, e.dest) for e in table.edges]
+    assert [(e["act"], e["from"], e["to"]) for e in m["edges"]] == [(e.act, e.source, e.dest) for e in table.edges]
 
 
 def test_explain_a_machine_finding_of_a_real_check(tmp_path: Path) -> None:
     from test_formats import MIXED
+
     (tmp_path / "mixed.trace").write_text(MIXED, encoding="utf-8")
     found = json.loads(invoke("check", "--format", "json", str(tmp_path / "mixed.trace")).stdout)
     ids = {v["rule"] for v in found["traces"][0]["violations"]}
     assert any(i.startswith("machine.") for i in ids) and any(i.startswith("audit.") for i in ids)
-    for rid in ids:                                   # every id a finding carries is explained
+    for rid in ids:  # every id a finding carries is explained
         result = invoke("explain", rid)
         assert result.exit_code == 0 and f"{rid}" in result.output.splitlines()[0], rid
 
@@ -163,6 +183,7 @@ def test_explain_a_machine_finding_of_a_real_check(tmp_path: Path) -> None:
 @pytest.mark.parametrize("word", ["audit.r132", "AUDIT.R132", "audit.n01", "N01", "n08", "audit.N06"])
 def test_explain_an_audit_check(word: str) -> None:
     from xiangshe.constraints.scoring import AUDIT_CHECKS, audit_name
+
     result = invoke("explain", word)
     assert result.exit_code == 0, result.output
     catalogue = word.split(".")[-1].upper()
@@ -174,10 +195,20 @@ def test_explain_an_audit_check(word: str) -> None:
 
 
 #: (what is typed, what the did-you-mean must offer)
-UNKNOWN = [("不贯不放", "不贯不释"), ("不貫不放", "不贯不释"), ("bu-guan-bu-sh", "bu-guan-bu-shi"),
-           ("BU-GUAN-BU-SH", "bu-guan-bu-shi"), ("R999", "R"), ("machine.jeu", "machine.jue"),
-           ("machine.nothing", "machine."), ("jue", "machine.jue"), ("爵", "machine.jue"),
-           ("audit.r133", "audit.r132"), ("audit.", "audit."), ("", "")]
+UNKNOWN = [
+    ("不贯不放", "不贯不释"),
+    ("不貫不放", "不贯不释"),
+    ("bu-guan-bu-sh", "bu-guan-bu-shi"),
+    ("BU-GUAN-BU-SH", "bu-guan-bu-shi"),
+    ("R999", "R"),
+    ("machine.jeu", "machine.jue"),
+    ("machine.nothing", "machine."),
+    ("jue", "machine.jue"),
+    ("爵", "machine.jue"),
+    ("audit.r133", "audit.r132"),
+    ("audit.", "audit."),
+    ("", ""),
+]
 
 
 @pytest.mark.parametrize(("word", "offered"), UNKNOWN)

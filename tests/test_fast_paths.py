@@ -17,6 +17,7 @@ import random
 from pathlib import Path
 
 import pytest
+import tracegen
 
 from xiangshe.constraints.pattern import NONE, PERSON_ATTRS, Context, Pattern
 from xiangshe.constraints.rulebook import rulebook
@@ -24,7 +25,6 @@ from xiangshe.domain.parse import TraceErrors, parse_file, parse_lines
 from xiangshe.domain.trace import Event, Trace
 from xiangshe.domain.vocabulary import PERSON_KEYS
 from xiangshe.fsm.replay import replay, replay_triggers
-import tracegen
 
 ROOT = Path(__file__).resolve().parents[1]
 BUNDLED = sorted((ROOT / "traces").rglob("*.trace"))
@@ -138,5 +138,10 @@ def test_a_repeated_event_is_resolved_again_once_the_cast_grows() -> None:
     assert [(e.line, e.message) for e in err.value.errors] == [(5, "众宾 is ambiguous: the cast has 甲, 乙")]
     t = parse_lines("cast 甲 众宾\n众宾 揖\n众宾 揖\n众宾3 揖\n众宾3 揖 to=甲\n众宾3 揖\n", "m.trace")
     assert [(e.line, e.actor, e.attrs) for e in t.events] == [
-        (2, "甲", ()), (3, "甲", ()), (4, "众宾3", ()), (5, "众宾3", (("to", "甲"),)), (6, "众宾3", ())]
+        (2, "甲", ()),
+        (3, "甲", ()),
+        (4, "众宾3", ()),
+        (5, "众宾3", (("to", "甲"),)),
+        (6, "众宾3", ()),
+    ]
     assert list(t.cast.persons) == ["甲", "众宾3"]

@@ -14,11 +14,11 @@ import jsonschema
 import pytest
 from click.testing import CliRunner
 
+from xiangshe import version
 from xiangshe.constraints.readings import defaults
 from xiangshe.constraints.rulebook import active_rules
 from xiangshe.fsm.table import tables
 from xiangshe.reports.sarif import AUDIT_CHECKS
-from xiangshe import version
 from xiangshe.verify import cli
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -73,8 +73,11 @@ def mixed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
 
 
 def expected_ids(readings: dict[str, str] | None = None) -> list[str]:
-    return ([r.id for r in active_rules(readings) if r.encoded] + [f"machine.{t.slug}" for t in tables()]
-            + [f"audit.{c.lower()}" for c, _, _ in AUDIT_CHECKS])
+    return (
+        [r.id for r in active_rules(readings) if r.encoded]
+        + [f"machine.{t.slug}" for t in tables()]
+        + [f"audit.{c.lower()}" for c, _, _ in AUDIT_CHECKS]
+    )
 
 
 def sarif(*args: str) -> tuple[dict, int]:
@@ -89,6 +92,7 @@ def junit(*args: str) -> tuple[ET.Element, int]:
 
 # --- SARIF ---------------------------------------------------------------------------------------
 
+
 def test_the_vendored_schema_is_the_official_one() -> None:
     assert hashlib.sha256(SCHEMA.read_bytes()).hexdigest() == SCHEMA_SHA256
     schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
@@ -96,8 +100,9 @@ def test_the_vendored_schema_is_the_official_one() -> None:
     assert schema["title"] == "Static Analysis Results Format (SARIF) Version 2.1.0 JSON Schema"
 
 
-@pytest.mark.parametrize("files", [[VIOLATION], [CANONICAL], [VIOLATION, CANONICAL]],
-                         ids=["violation", "canonical", "both"])
+@pytest.mark.parametrize(
+    "files", [[VIOLATION], [CANONICAL], [VIOLATION, CANONICAL]], ids=["violation", "canonical", "both"]
+)
 def test_sarif_validates_against_the_official_schema(validator, files: list[str]) -> None:
     log, _ = sarif(*files)
     errors = sorted(validator.iter_errors(log), key=lambda e: list(e.absolute_path))
@@ -111,7 +116,7 @@ def test_sarif_of_machines_audit_and_several_findings_validates(validator, mixed
     ids = {r["ruleId"] for r in log["runs"][0]["results"]}
     assert {"machine.shi", "machine.suan", "machine.bi", "audit.r132", "audit.n01"} <= ids
     n01 = next(r for r in log["runs"][0]["results"] if r["ruleId"] == "audit.n01")
-    assert "region" not in n01["locations"][0]["physicalLocation"]          # a finding on no line
+    assert "region" not in n01["locations"][0]["physicalLocation"]  # a finding on no line
     assert n01["partialFingerprints"]["xiangshe/v1"] == "audit.n01:mixed.trace:"
 
 
@@ -144,8 +149,10 @@ def test_sarif_result_locates_the_finding_in_the_trace_and_the_text() -> None:
     loc = res["locations"][0]["physicalLocation"]
     assert loc == {"artifactLocation": {"uri": VIOLATION}, "region": {"startLine": 40}}
     [text] = res["relatedLocations"]
-    assert text["physicalLocation"] == {"artifactLocation": {"uri": "domain/xiangsheli.txt"},
-                                        "region": {"startLine": 134}}
+    assert text["physicalLocation"] == {
+        "artifactLocation": {"uri": "domain/xiangsheli.txt"},
+        "region": {"startLine": 134},
+    }
     assert text["message"]["text"] == "「不贯不释」"
     assert res["partialFingerprints"] == {"xiangshe/v1": f"bu-guan-bu-shi:{VIOLATION}:40"}
     assert run["properties"]["readings"]["guan"] == "zheng"
@@ -167,6 +174,7 @@ def test_sarif_of_the_canonical_ceremony_has_no_results() -> None:
 
 
 # --- JUnit ---------------------------------------------------------------------------------------
+
 
 def test_junit_of_the_canonical_ceremony_has_no_failures() -> None:
     root, code = junit(CANONICAL)
@@ -209,6 +217,7 @@ def test_junit_failures_are_the_findings_grouped_by_rule(mixed: str) -> None:
 
 
 # --- the command line ----------------------------------------------------------------------------
+
 
 def test_other_commands_keep_text_and_json_only() -> None:
     result = invoke("rules", "--format", "sarif")

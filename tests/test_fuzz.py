@@ -16,13 +16,13 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
+import fuzzgen
 import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from xiangshe.domain.parse import TraceErrors, parse_file, parse_json, parse_jsonl, parse_lines, parse_yaml
-import fuzzgen
 from xiangshe.verify import cli
 
 TMP = Path(tempfile.mkdtemp(prefix="xiangshe-fuzz-"))
@@ -74,8 +74,7 @@ def _mutated_trace_through_stdin(seed: int) -> None:
     suffix, data = fuzzgen.fuzz_input(random.Random(seed))
     fmt = {"yml": "yaml"}.get(suffix, suffix)
     name = f"plans/fuzz.{suffix}"
-    result = CliRunner().invoke(cli, ["check", "-", "--stdin-format", fmt, "--stdin-filename", name],
-                                input=data)
+    result = CliRunner().invoke(cli, ["check", "-", "--stdin-format", fmt, "--stdin-filename", name], input=data)
     assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
     assert "Traceback" not in result.output
     expected = fuzzgen.run(_file(suffix, data))
@@ -127,8 +126,10 @@ def test_random_bytes_into_each_reader(data: bytes, suffix: str) -> None:
 
 @pytest.mark.parametrize("name", PARSERS)
 @settings(max_examples=60)
-@given(text=st.text(st.characters(codec="utf-8"), max_size=500)
-       | st.lists(st.sampled_from(fuzzgen.words() + fuzzgen.GARBAGE), max_size=30).map(" ".join))
+@given(
+    text=st.text(st.characters(codec="utf-8"), max_size=500)
+    | st.lists(st.sampled_from(fuzzgen.words() + fuzzgen.GARBAGE), max_size=30).map(" ".join)
+)
 def test_random_text_into_each_parser(name: str, text: str) -> None:
     _text_into_parser(name, text)
 
@@ -183,6 +184,7 @@ def test_the_generator_makes_every_outcome_in_json_too() -> None:
 
 # -- the same, many more (`pytest -m slow`) ------------------------------------------------------------
 
+
 @pytest.mark.slow
 @settings(max_examples=4000)
 @given(data=st.binary(max_size=3000), suffix=st.sampled_from(fuzzgen.SUFFIXES))
@@ -193,8 +195,10 @@ def test_random_bytes_into_each_reader_thoroughly(data: bytes, suffix: str) -> N
 @pytest.mark.slow
 @pytest.mark.parametrize("name", PARSERS)
 @settings(max_examples=3000)
-@given(text=st.text(st.characters(codec="utf-8"), max_size=500)
-       | st.lists(st.sampled_from(fuzzgen.words() + fuzzgen.GARBAGE), max_size=30).map(" ".join))
+@given(
+    text=st.text(st.characters(codec="utf-8"), max_size=500)
+    | st.lists(st.sampled_from(fuzzgen.words() + fuzzgen.GARBAGE), max_size=30).map(" ".join)
+)
 def test_random_text_into_each_parser_thoroughly(name: str, text: str) -> None:
     _text_into_parser(name, text)
 

@@ -33,7 +33,7 @@ def without(path: Path, needle: str, nth: int = 0) -> tuple[str, int]:
     lines = lines_of(path)
     hits = [i for i, ln in enumerate(lines) if needle in ln.split("#")[0]]
     i = hits[nth]
-    return "".join(lines[:i] + lines[i + 1:]), i + 1
+    return "".join(lines[:i] + lines[i + 1 :]), i + 1
 
 
 def replaced(path: Path, needle: str, new: str) -> tuple[str, int]:
@@ -49,19 +49,24 @@ def findings(text: str, name: str = "t.trace"):
 
 # -- a fault is reported at its event --------------------------------------------------------
 
-@pytest.mark.parametrize(("example", "rule", "fault"), [
-    ("fan-lv-bu-xi.trace", "fan-lv-bu-xi", "宾 洗 觯2"),                 # the wash inside the 旅
-    ("fan-lv-bu-xi.2.trace", "fan-lv-bu-xi", "执觯者1 洗 觯3"),          # … inside the 无算爵
-    ("zuo-xiang-wei-si-zheng.trace", "zuo-xiang-wei-si-zheng", "众宾1 降"),  # comes down with the host
-    ("wu-suan-jue.trace", "wu-suan-jue", "宾 兴"),
-    ("lv-chou-zu-zhi-bu-bai.trace", "lv-chou-zu-zhi-bu-bai", "宾 拜 to=主人"),
-])
+
+@pytest.mark.parametrize(
+    ("example", "rule", "fault"),
+    [
+        ("fan-lv-bu-xi.trace", "fan-lv-bu-xi", "宾 洗 觯2"),  # the wash inside the 旅
+        ("fan-lv-bu-xi.2.trace", "fan-lv-bu-xi", "执觯者1 洗 觯3"),  # … inside the 无算爵
+        ("zuo-xiang-wei-si-zheng.trace", "zuo-xiang-wei-si-zheng", "众宾1 降"),  # comes down with the host
+        ("wu-suan-jue.trace", "wu-suan-jue", "宾 兴"),
+        ("lv-chou-zu-zhi-bu-bai.trace", "lv-chou-zu-zhi-bu-bai", "宾 拜 to=主人"),
+    ],
+)
 def test_a_window_rule_is_reported_at_the_forbidden_event(example: str, rule: str, fault: str) -> None:
     path = ROOT / "traces" / "violations" / example
     text = path.read_text(encoding="utf-8")
     [f] = [f for f in findings(text, str(path)) if f.rule == rule]
-    at = next(n for n, ln in enumerate(text.splitlines(), 1)
-              if ln.split("#")[0].strip() == fault and "fault" in ln.lower())     # the line marked FAULT
+    at = next(
+        n for n, ln in enumerate(text.splitlines(), 1) if ln.split("#")[0].strip() == fault and "fault" in ln.lower()
+    )  # the line marked FAULT
     assert f.line == at, (f.line, at)
     assert f.excerpt.split("#")[0].strip() == fault
 
@@ -69,24 +74,29 @@ def test_a_window_rule_is_reported_at_the_forbidden_event(example: str, rule: st
 def test_a_wash_in_the_lv_of_the_canonical_is_reported_at_the_wash() -> None:
     # the 宾 washes the 觯 he has drained in the 旅酬 before refilling it (凡旅，不洗)
     lines = lines_of(CANONICAL)
-    i = next(i for i, ln in enumerate(lines) if ln.startswith("宾 卒觯 觯") and "Φ45" in "".join(
-        ln2 for ln2 in lines[:i] if ln2.startswith("phase")).split("phase")[-1])
-    text = "".join(lines[:i + 1] + ["宾 洗 觯2\n"] + lines[i + 1:])
+    i = next(
+        i
+        for i, ln in enumerate(lines)
+        if ln.startswith("宾 卒觯 觯")
+        and "Φ45" in "".join(ln2 for ln2 in lines[:i] if ln2.startswith("phase")).split("phase")[-1]
+    )
+    text = "".join(lines[: i + 1] + ["宾 洗 觯2\n"] + lines[i + 1 :])
     bad = [f for f in findings(text) if f.rule == "fan-lv-bu-xi"]
     assert [f.line for f in bad] == [i + 2]
 
 
 # -- one cause, one finding ------------------------------------------------------------------
 
+
 def test_a_deleted_qian_yue_is_one_cause() -> None:
     text, _ = without(CANONICAL, "迁乐 at=")
     found = findings(text)
     by = causes(found)
     rules = {f.rule for f in found}
-    assert rules == {"qian-yue-yu-xia"} and len(found) > 60      # every shot lacks it …
-    assert sum(c is None for c in by) == 1                       # … one cause
+    assert rules == {"qian-yue-yu-xia"} and len(found) > 60  # every shot lacks it …
+    assert sum(c is None for c in by) == 1  # … one cause
     root = by.index(None)
-    assert found[root].line == min(f.line for f in found)        # the first shot
+    assert found[root].line == min(f.line for f in found)  # the first shot
     assert all(c == root for i, c in enumerate(by) if i != root)
 
 
@@ -116,14 +126,15 @@ def test_causes_never_chain_and_keep_every_finding() -> None:
         found = findings(without(CANONICAL, needle)[0])
         by = causes(found)
         assert len(by) == len(found)
-        assert all(by[c] is None for c in by if c is not None)    # grouped under a cause, never deeper
+        assert all(by[c] is None for c in by if c is not None)  # grouped under a cause, never deeper
 
 
 def test_a_machine_refusal_after_the_instance_moved_again_is_a_new_cause() -> None:
     # 觯1 refused twice in the basket (one cause); taken, then refused while empty (a new cause);
     # filled, then refused a second filling (a new cause)
-    found = findings("fragment\n主人 卒觯 觯1\n主人 卒觯 觯1\n主人 取 觯1 at=上篚\n主人 卒觯 觯1\n"
-                     "主人 实 觯1\n主人 实 觯1\n")
+    found = findings(
+        "fragment\n主人 卒觯 觯1\n主人 卒觯 觯1\n主人 取 觯1 at=上篚\n主人 卒觯 觯1\n主人 实 觯1\n主人 实 觯1\n"
+    )
     assert [f.line for f in found] == [2, 3, 5, 7]
     assert causes(found) == [None, 0, None, None]
 
@@ -150,11 +161,15 @@ def test_the_text_counts_causes_and_verbose_shows_all(tmp_path: Path) -> None:
 
 # -- names and citations ---------------------------------------------------------------------
 
-@pytest.mark.parametrize(("variant", "words", "quote"), [
-    ("zuo-sheng.trace", "words=左贤于右", "若左胜，则曰：“左贤于右。”"),
-    ("zuo-you-jun.trace", "words=左右钧", "若左右钧，则左右皆执一算以告，曰：“左右钧。”"),
-    ("../canonical.trace", "words=右贤于左", "若右胜，则曰：“右贤于左。”"),
-])
+
+@pytest.mark.parametrize(
+    ("variant", "words", "quote"),
+    [
+        ("zuo-sheng.trace", "words=左贤于右", "若左胜，则曰：“左贤于右。”"),
+        ("zuo-you-jun.trace", "words=左右钧", "若左右钧，则左右皆执一算以告，曰：“左右钧。”"),
+        ("../canonical.trace", "words=右贤于左", "若右胜，则曰：“右贤于左。”"),
+    ],
+)
 def test_a_wrong_announcement_cites_the_words_that_apply(variant: str, words: str, quote: str) -> None:
     path = ROOT / "traces" / "variants" / variant
     wrong = "words=左贤于右" if words != "words=左贤于右" else "words=右贤于左"
@@ -167,9 +182,10 @@ def test_a_wrong_announcement_cites_the_words_that_apply(variant: str, words: st
 
 def test_every_audit_check_has_its_own_name() -> None:
     from xiangshe.constraints.scoring import AUDIT_CHECKS, AUDIT_NAMES, audit_name
+
     assert {c for c, _, _ in AUDIT_CHECKS} <= set(AUDIT_NAMES)
     names = [audit_name(c) for c, _, _ in AUDIT_CHECKS]
-    assert len(set(names)) == len(names) and "数获" not in names      # 数获 is R131's
+    assert len(set(names)) == len(names) and "数获" not in names  # 数获 is R131's
 
 
 def test_json_event_is_set_wherever_a_finding_is_about_an_event(tmp_path: Path) -> None:

@@ -22,7 +22,7 @@ import xiangshe
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = Path(xiangshe.__file__).resolve().parent
-INSTALLED = PACKAGE != ROOT          # an editable install imports the checkout's root as xiangshe
+INSTALLED = PACKAGE != ROOT  # an editable install imports the checkout's root as xiangshe
 EXE = shutil.which("xiangshe", path=str(Path(sys.executable).parent)) or shutil.which("xiangshe")
 
 
@@ -30,15 +30,26 @@ EXE = shutil.which("xiangshe", path=str(Path(sys.executable).parent)) or shutil.
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> zipfile.ZipFile:
     """A wheel built from a copy of the checkout's tracked files (no stale build/ folder can leak in)."""
     src = tmp_path_factory.mktemp("src")
-    files = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-                           cwd=ROOT, capture_output=True, check=True).stdout.decode().split("\0")
+    files = (
+        subprocess.run(
+            ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+            cwd=ROOT,
+            capture_output=True,
+            check=True,
+        )
+        .stdout.decode()
+        .split("\0")
+    )
     for name in filter(None, files):
         if (ROOT / name).is_file():
             (src / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(ROOT / name, src / name)
     out = tmp_path_factory.mktemp("dist")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps",
-                    "-w", str(out), str(src)], check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), str(src)],
+        check=True,
+        capture_output=True,
+    )
     return zipfile.ZipFile(next(out.glob("xiangshe-*.whl")))
 
 
@@ -59,9 +70,12 @@ def test_the_wheel_installs_one_top_level_package(wheel: zipfile.ZipFile) -> Non
 def test_the_wheel_holds_every_file_the_package_reads(wheel: zipfile.ZipFile) -> None:
     names = set(wheel.namelist())
     tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
-    needed = [t for t in tracked
-              if t.split("/")[0] in {"domain", "fsm", "constraints", "reports", "schemas", "traces"}
-              or t in {"verify.py", "__init__.py", "__main__.py", "py.typed"}]
+    needed = [
+        t
+        for t in tracked
+        if t.split("/")[0] in {"domain", "fsm", "constraints", "reports", "schemas", "traces"}
+        or t in {"verify.py", "__init__.py", "__main__.py", "py.typed"}
+    ]
     missing = [t for t in needed if f"xiangshe/{t}" not in names]
     assert not missing
     assert not [n for n in names if n.startswith("xiangshe/tests/") or n.startswith("xiangshe/benchmarks/")]
@@ -70,8 +84,15 @@ def test_the_wheel_holds_every_file_the_package_reads(wheel: zipfile.ZipFile) ->
 def run(*args: str, cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess:
     assert EXE, "the xiangshe console script is not installed beside this Python"
     env = {k: v for k, v in os.environ.items() if k not in ("XIANGSHE_DEBUG", "PYTHONPATH")}
-    return subprocess.run([EXE, *args], cwd=cwd, capture_output=True, text=True, env=env,
-                          input=stdin if stdin is not None else "", timeout=600)
+    return subprocess.run(
+        [EXE, *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env=env,
+        input=stdin if stdin is not None else "",
+        timeout=600,
+    )
 
 
 def test_every_command_runs_from_the_installed_script_outside_the_checkout(tmp_path: Path) -> None:
@@ -104,10 +125,12 @@ def test_every_command_runs_from_the_installed_script_outside_the_checkout(tmp_p
 
 
 def test_python_api_from_outside_the_checkout(tmp_path: Path) -> None:
-    code = ("import xiangshe, json\n"
-            "r = xiangshe.check(xiangshe.CANONICAL)\n"
-            "b = xiangshe.check_text('fragment Φ51\\nphase Φ51\\n主人 拜辱 to=宾\\n')\n"
-            "print(json.dumps([r.ok, r.events, b.ok, [f.rule for f in b.findings]]))\n")
+    code = (
+        "import xiangshe, json\n"
+        "r = xiangshe.check(xiangshe.CANONICAL)\n"
+        "b = xiangshe.check_text('fragment Φ51\\nphase Φ51\\n主人 拜辱 to=宾\\n')\n"
+        "print(json.dumps([r.ok, r.events, b.ok, [f.rule for f in b.findings]]))\n"
+    )
     done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=True)
     ok, events, bad_ok, rules = json.loads(done.stdout)
     assert ok and events > 3000 and not bad_ok and rules == ["bai-ci-bai-ru"]

@@ -46,12 +46,19 @@ def _until(condition: Callable[[], bool], timeout: float = 180) -> bool:
     return False
 
 
-def _interrupt(args: list[str], at_work: Callable[[subprocess.Popen], bool],
-               group: bool = False) -> tuple[int, str, str, set[int]]:
+def _interrupt(
+    args: list[str], at_work: Callable[[subprocess.Popen], bool], group: bool = False
+) -> tuple[int, str, str, set[int]]:
     """Run `xiangshe ARGS`, send SIGINT once `at_work` (to its whole process group, as a terminal's
     Ctrl-C does, if `group`); the exit status, stdout, stderr, and the processes it had started."""
-    p = subprocess.Popen([sys.executable, "-m", "xiangshe", *args], cwd=ROOT, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True, start_new_session=group)
+    p = subprocess.Popen(
+        [sys.executable, "-m", "xiangshe", *args],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=group,
+    )
     try:
         assert _until(lambda: p.poll() is not None or at_work(p)), "the command never got to work"
         assert p.poll() is None, f"the command finished before it could be interrupted: {p.returncode}"
@@ -65,14 +72,14 @@ def _interrupt(args: list[str], at_work: Callable[[subprocess.Popen], bool],
         if p.poll() is None:
             p.kill()
             p.wait()
-        p.stdout.close()                               # closed however the test ends (no ResourceWarning later)
+        p.stdout.close()  # closed however the test ends (no ResourceWarning later)
         p.stderr.close()
     return p.returncode, out, err, children
 
 
 def _interrupted(status: int, out: str, err: str) -> None:
     assert status == 130, (status, out[-500:], err[-500:])
-    assert out == ""                                   # no verdict, not even a partial one
+    assert out == ""  # no verdict, not even a partial one
     assert err == "xiangshe: interrupted\n", err[-1000:]
 
 
@@ -86,7 +93,7 @@ def test_check_is_interrupted(tmp_path: Path) -> None:
     for i in range(2000):
         os.link(ROOT / "traces" / "canonical.trace", tmp_path / f"c{i}.trace")
     status, out, err, _ = _interrupt(["check", str(tmp_path)], _busy(2.0))
-    _interrupted(status, out, err)                     # not "Aborted!" and exit 1 (violations)
+    _interrupted(status, out, err)  # not "Aborted!" and exit 1 (violations)
 
 
 def test_a_z3_search_is_interrupted_not_taken_for_an_answer() -> None:
@@ -100,13 +107,14 @@ def test_a_z3_search_is_interrupted_not_taken_for_an_answer() -> None:
 def test_check_rules_is_interrupted_and_its_workers_stop(group: bool) -> None:
     """Interrupted as its workers start (a Ctrl-C to the whole group reaches them too: they start
     ignoring it, and say nothing) or while they search."""
-    status, out, err, children = _interrupt(["check-rules", "--search-all", "--jobs", "2"],
-                                            lambda p: len(_children(p.pid)) >= 2 and _cpu_seconds(p.pid) > 1,
-                                            group)
+    status, out, err, children = _interrupt(
+        ["check-rules", "--search-all", "--jobs", "2"],
+        lambda p: len(_children(p.pid)) >= 2 and _cpu_seconds(p.pid) > 1,
+        group,
+    )
     _interrupted(status, out, err)
     assert len(children) >= 2
-    assert _until(lambda: not any(_running(c) for c in children), timeout=60), \
-        [c for c in children if _running(c)]
+    assert _until(lambda: not any(_running(c) for c in children), timeout=60), [c for c in children if _running(c)]
 
 
 def test_a_ctrl_c_swallowed_in_a_destructor_still_stops_the_output(monkeypatch: pytest.MonkeyPatch) -> None:

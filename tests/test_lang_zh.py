@@ -36,28 +36,48 @@ def allowed() -> frozenset[str]:
 
     v = vocabulary()
     words: set[str] = set()
-    for r in rulebook():                                    # ids
+    for r in rulebook():  # ids
         words |= {r.id, *([r.catalogue] if r.catalogue else [])}
     words |= {f"machine.{t.slug}" for t in tables()} | {t.slug for t in tables()}
     words |= {audit_id(c) for c, _, _ in AUDIT_CHECKS} | {c for c, _, _ in AUDIT_CHECKS}
     words |= set(SCOPE_IDS)
-    from xiangshe.domain.occasion import FIELDS                   # the occasion header's keys
+    from xiangshe.domain.occasion import FIELDS  # the occasion header's keys
+
     words |= {"occasion", *FIELDS}
-    for terms in (v.roles, v.acts, v.objects, v.places):    # slugs
+    for terms in (v.roles, v.acts, v.objects, v.places):  # slugs
         words |= {t.slug for t in terms.values() if t.slug}
-    for name, p in points().items():                        # readings
+    for name, p in points().items():  # readings
         words |= {name, *p.options}
     # the trace language: event keys, the keys of patterns, person conditions
-    words |= {*v.event_keys, "phase", "round", "obj", "state", "actor", "role", "rank", "side", "pair",
-              "cast", "none", "fragment"}
+    words |= {
+        *v.event_keys,
+        "phase",
+        "round",
+        "obj",
+        "state",
+        "actor",
+        "role",
+        "rank",
+        "side",
+        "pair",
+        "cast",
+        "none",
+        "fragment",
+    }
     words |= {f"{who}.{a}" for who in ("actor", *v.event_keys) for a in ("role", "rank", "side", "pair")}
     words |= {"obj.state"}
     # the program and its commands and options, where a line says what to run
     words |= {"xiangshe", *cli.commands}
-    words |= {o.lstrip("-") for c in cli.commands.values() for p in c.params
-              if isinstance(p, click.Option) for o in p.opts if o.startswith("--")}
-    words |= {"z3"}                                         # the solver's name
-    words |= {"xiangsheli.txt"}                             # the text, as citations name it
+    words |= {
+        o.lstrip("-")
+        for c in cli.commands.values()
+        for p in c.params
+        if isinstance(p, click.Option)
+        for o in p.opts
+        if o.startswith("--")
+    }
+    words |= {"z3"}  # the solver's name
+    words |= {"xiangsheli.txt"}  # the text, as citations name it
     return frozenset(words)
 
 
@@ -76,7 +96,7 @@ def english(out: str, where: Path) -> list[str]:
     bad = []
     for line in out.splitlines():
         m = WINDOW.match(line)
-        if m and m.group(2).strip() in trace_lines():       # a line of a trace, as written
+        if m and m.group(2).strip() in trace_lines():  # a line of a trace, as written
             continue
         rest = QUOTED.sub(" ", line)
         for p in PATH.findall(rest):
@@ -97,40 +117,49 @@ def violations() -> list[str]:
 
 def rule_words() -> list[str]:
     from xiangshe.constraints.rulebook import rulebook
+
     rules = rulebook()
-    return [r.id for r in rules[::9]] + ["不貫不釋", "R120", "R108", "wu-jie", "dian-jue-er-ci",
-                                          "bu-guan-bu-shi-hou"]
+    return [r.id for r in rules[::9]] + ["不貫不釋", "R120", "R108", "wu-jie", "dian-jue-er-ci", "bu-guan-bu-shi-hou"]
 
 
 def machine_and_audit_words() -> list[str]:
     from xiangshe.constraints.scoring import AUDIT_CHECKS
     from xiangshe.fsm.table import tables
+
     return [f"machine.{t.slug}" for t in tables()] + [f"audit.{c.lower()}" for c, _, _ in AUDIT_CHECKS]
 
 
 QUERY = ("precedence", "--first", "* 洗 爵|觯", "--then", "* 实 爵|觯", "--same", "obj", "--depth", "4")
 
 COMMANDS = [
-    ("check", "violations"), ("check", "--scoring", "traces/canonical.trace"),
-    ("check", "--scoring", "mixed.trace"), ("check", "traces/variants/wu-da-fu.trace"),
+    ("check", "violations"),
+    ("check", "--scoring", "traces/canonical.trace"),
+    ("check", "--scoring", "mixed.trace"),
+    ("check", "traces/variants/wu-da-fu.trace"),
     ("check", "--reading", "guan=hou", "traces/violations/bu-guan-bu-shi-hou.trace"),
     ("check", "--ignore", "R120", "--ignore", "R132", "mixed.trace"),
-    ("rules",), ("rules", "--reading", "guan=hou"),
-    ("explain", "rules"), ("explain", "machines"),
-    ("coverage",), ("coverage", "--all"),
+    ("rules",),
+    ("rules", "--reading", "guan=hou"),
+    ("explain", "rules"),
+    ("explain", "machines"),
+    ("coverage",),
+    ("coverage", "--all"),
     ("check-rules", "--redundancy", "3"),
-    ("counterexample", "bu-guan-bu-shi", "-o", "cex.trace"), ("counterexample", "bu-guan-bu-shi", "--depth", "1"),
+    ("counterexample", "bu-guan-bu-shi", "-o", "cex.trace"),
+    ("counterexample", "bu-guan-bu-shi", "--depth", "1"),
     ("counterexample", "wu-jie", "--depth", "2"),
     ("query", *QUERY, "-o", "q.trace"),
     ("query", "absence", "--pattern", "* 卒爵 爵 obj.state=在篚", "--depth", "3"),
-    ("check", "bad.trace"), ("explain", "jue"), ("report", "traces/violations/bu-guan-bu-shi.trace", "-o",
-                                                  "r.html"),
+    ("check", "bad.trace"),
+    ("explain", "jue"),
+    ("report", "traces/violations/bu-guan-bu-shi.trace", "-o", "r.html"),
 ]
 
 
 @pytest.mark.parametrize("args", COMMANDS, ids=lambda a: "-".join(a)[:60])
-def test_text_output_under_lang_zh_is_chinese(args: tuple[str, ...], tmp_path: Path,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_text_output_under_lang_zh_is_chinese(
+    args: tuple[str, ...], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     (tmp_path / "traces").symlink_to(ROOT / "traces")
     (tmp_path / "mixed.trace").write_text(MIXED, encoding="utf-8")
     (tmp_path / "bad.trace").write_text("主人 揖\n主人 献爵 爵\n释获着 释获 算\n", encoding="utf-8")
@@ -156,11 +185,19 @@ def test_text_output_under_lang_zh_is_chinese(args: tuple[str, ...], tmp_path: P
 
 def test_the_allowlist_catches_english() -> None:
     """The checker itself: plain English is caught, ids, paths, quotes and trace lines are not."""
-    assert english("traces/violations/bu-guan-bu-shi.trace:35: 错误: 此前无「* 射 矢 result=中正」 "
-                   "[bu-guan-bu-shi R120 不贯不释]", ROOT) == []
-    assert english("  rule  constraints/rules/e_di_er_fan.md:279", ROOT) == ["rule  ← rule  constraints/rules/e_di_er_fan.md:279"]
+    assert (
+        english(
+            "traces/violations/bu-guan-bu-shi.trace:35: 错误: 此前无「* 射 矢 result=中正」 "
+            "[bu-guan-bu-shi R120 不贯不释]",
+            ROOT,
+        )
+        == []
+    )
+    assert english("  rule  constraints/rules/e_di_er_fan.md:279", ROOT) == [
+        "rule  ← rule  constraints/rules/e_di_er_fan.md:279"
+    ]
     assert english("no earlier 射", ROOT)[0].startswith("no ")
     assert english("所从之说: guan=hou, gu=release", ROOT) == []
-    assert english("nosuch/file.trace:3: 错误", ROOT) != []                # not an existing path
+    assert english("nosuch/file.trace:3: 错误", ROOT) != []  # not an existing path
     assert english("    ✗   35 | 释获者 释获 算 for=弟子1 arrow=1 side=右", ROOT) == []
-    assert english("    ✗   35 | the host bows", ROOT) != []                # not a line of a trace
+    assert english("    ✗   35 | the host bows", ROOT) != []  # not a line of a trace

@@ -20,7 +20,7 @@ from xiangshe.fsm.table import tables
 from xiangshe.verify import cli
 
 ROOT = Path(__file__).resolve().parents[1]
-VIOLATION = ROOT / "traces" / "violations" / "bu-guan-bu-shi.trace"     # R120 at line 40
+VIOLATION = ROOT / "traces" / "violations" / "bu-guan-bu-shi.trace"  # R120 at line 40
 LINE = 40
 SARIF_SCHEMA = ROOT / "tests" / "schemas" / "sarif-schema-2.1.0.json"
 
@@ -58,6 +58,7 @@ def edit_line(path: Path, n: int, tail: str) -> None:
 
 # -- --select / --ignore ----------------------------------------------------------------------------
 
+
 def test_by_default_every_check_applies_and_json_says_so(here: Path) -> None:
     d, code = doc("plan.trace")
     assert code == 1 and rules_of(d) == {"bu-guan-bu-shi"}
@@ -71,7 +72,7 @@ def test_ignore_by_id_name_catalogue_or_group(here: Path, term: str) -> None:
     assert result.exit_code == 0, result.output
     assert "ok: 1 trace" in result.output
     assert "not applied: " in result.output and f"(--ignore {term})" in result.output
-    if term in ("bu-guan-bu-shi", "不贯不释", "R120", "r120"):   # what was not applied is said
+    if term in ("bu-guan-bu-shi", "不贯不释", "R120", "r120"):  # what was not applied is said
         n = len(in_force(active_rules()))
         assert f"not applied: bu-guan-bu-shi (R120) — {n - 1} of {n} checks applied" in result.output
     d, _ = doc("plan.trace", "--ignore", term)
@@ -102,6 +103,7 @@ MIXED_IDS = {"machine.shi", "machine.suan", "machine.bi", "audit.r132", "audit.n
 @pytest.fixture
 def mixed(here: Path) -> str:
     from test_formats import MIXED
+
     (here / "mixed.trace").write_text(MIXED, encoding="utf-8")
     return "mixed.trace"
 
@@ -124,17 +126,23 @@ def test_sarif_disables_the_checks_not_applied_and_validates(mixed: str) -> None
     assert not list(validator.iter_errors(log))
     [run] = log["runs"]
     [inv] = run["invocations"]
-    assert {"descriptor": {"id": "machine.shi", "index": next(
-        i for i, d in enumerate(run["tool"]["driver"]["rules"]) if d["id"] == "machine.shi")},
-        "configuration": {"enabled": False}} in inv["ruleConfigurationOverrides"]
+    assert {
+        "descriptor": {
+            "id": "machine.shi",
+            "index": next(i for i, d in enumerate(run["tool"]["driver"]["rules"]) if d["id"] == "machine.shi"),
+        },
+        "configuration": {"enabled": False},
+    } in inv["ruleConfigurationOverrides"]
     assert "machine.shi" not in {r["ruleId"] for r in run["results"]}
 
 
 # -- the configuration file -------------------------------------------------------------------------
 
+
 def test_pyproject_table_is_found_walking_up(here: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    (here / "pyproject.toml").write_text('[project]\nname = "plans"\n\n[tool.xiangshe]\nignore = ["R120"]\n',
-                                         encoding="utf-8")
+    (here / "pyproject.toml").write_text(
+        '[project]\nname = "plans"\n\n[tool.xiangshe]\nignore = ["R120"]\n', encoding="utf-8"
+    )
     (here / "deep" / "er").mkdir(parents=True)
     monkeypatch.chdir(here / "deep" / "er")
     result = invoke(str(here / "plan.trace"))
@@ -142,8 +150,7 @@ def test_pyproject_table_is_found_walking_up(here: Path, monkeypatch: pytest.Mon
     assert "ignore R120 in " in result.output and "pyproject.toml" in result.output
 
 
-def test_xiangshe_toml_takes_precedence_and_a_pyproject_without_the_table_is_passed(here: Path,
-                                                                                 monkeypatch) -> None:
+def test_xiangshe_toml_takes_precedence_and_a_pyproject_without_the_table_is_passed(here: Path, monkeypatch) -> None:
     (here / "pyproject.toml").write_text('[tool.xiangshe]\nselect = ["machine"]\n', encoding="utf-8")
     d, code = doc("plan.trace")
     assert code == 0 and "bu-guan-bu-shi" in d["traces"][0]["not_applied"]
@@ -156,7 +163,7 @@ def test_xiangshe_toml_takes_precedence_and_a_pyproject_without_the_table_is_pas
     (sub / "pyproject.toml").write_text('[project]\nname = "x"\n', encoding="utf-8")
     monkeypatch.chdir(sub)
     d, code = doc(str(here / "plan.trace"))
-    assert code == 0                                             # the parent's [tool.xiangshe]
+    assert code == 0  # the parent's [tool.xiangshe]
 
 
 def test_the_search_stops_at_the_repository_root(here: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -164,14 +171,15 @@ def test_the_search_stops_at_the_repository_root(here: Path, monkeypatch: pytest
     inner = here / "inner"
     (inner / ".git").mkdir(parents=True)
     monkeypatch.chdir(inner)
-    assert invoke(str(here / "plan.trace")).exit_code == 1       # another repository: not its config
+    assert invoke(str(here / "plan.trace")).exit_code == 1  # another repository: not its config
 
 
 def test_the_command_line_overrides_the_file(here: Path) -> None:
-    (here / "xiangshe.toml").write_text('ignore = ["R120"]\nselect = ["ALL"]\nformat = "json"\n'
-                                        'readings = { guan = "hou" }\n', encoding="utf-8")
+    (here / "xiangshe.toml").write_text(
+        'ignore = ["R120"]\nselect = ["ALL"]\nformat = "json"\nreadings = { guan = "hou" }\n', encoding="utf-8"
+    )
     result = invoke("plan.trace")
-    d = json.loads(result.stdout)                                 # format from the file
+    d = json.loads(result.stdout)  # format from the file
     assert result.exit_code == 0 and d["readings"]["guan"] == "hou"
     assert "bu-guan-bu-shi-hou" in d["traces"][0]["not_applied"]
     result = invoke("plan.trace", "--ignore", "machine", "--format", "text", "--reading", "guan=zheng")
@@ -191,8 +199,9 @@ def test_config_and_isolated(here: Path) -> None:
 def test_per_file_ignores(here: Path) -> None:
     (here / "drafts").mkdir()
     (here / "drafts" / "d.trace").write_text(VIOLATION.read_text(encoding="utf-8"), encoding="utf-8")
-    (here / "xiangshe.toml").write_text('[per-file-ignores]\n"drafts/*.trace" = ["R120"]\n"plan.trace" = ["E"]\n',
-                                        encoding="utf-8")
+    (here / "xiangshe.toml").write_text(
+        '[per-file-ignores]\n"drafts/*.trace" = ["R120"]\n"plan.trace" = ["E"]\n', encoding="utf-8"
+    )
     d, code = doc("plan.trace", "drafts/d.trace")
     assert code == 0
     assert all("bu-guan-bu-shi" in t["not_applied"] for t in d["traces"])
@@ -204,20 +213,35 @@ BAD_CONFIGS = [
     ("xiangshe.toml", 'select = ["R120"]\nignroe = ["R121"]\n', 2, "unknown key ignroe", "did you mean ignore"),
     ("xiangshe.toml", 'ignore = "R120"\n', 1, "ignore is a list of rules", None),
     ("xiangshe.toml", 'ignore = ["R120", 3]\n', 1, "ignore is a list of rules", None),
-    ("xiangshe.toml", '# rules\nselect = [\n  "R120",\n]\nignore = ["bu-guan-bu-sh"]\n', 5,
-     "unknown rule bu-guan-bu-sh", "did you mean bu-guan-bu-shi"),
+    (
+        "xiangshe.toml",
+        '# rules\nselect = [\n  "R120",\n]\nignore = ["bu-guan-bu-sh"]\n',
+        5,
+        "unknown rule bu-guan-bu-sh",
+        "did you mean bu-guan-bu-shi",
+    ),
     ("xiangshe.toml", 'format = "gihub"\n', 1, "format = 'gihub'", "did you mean github"),
     ("xiangshe.toml", 'readings = { gaun = "zheng" }\n', 1, "unknown reading point gaun", "did you mean guan"),
     ("xiangshe.toml", '[readings]\nguan = "jin"\n', 2, "cannot be checked", None),
     ("xiangshe.toml", '[readings]\nguan = "zhang"\n', 2, "guan has no reading 'zhang'", "readings of guan"),
     ("xiangshe.toml", 'per-file-ignores = ["a"]\n', 1, "per-file-ignores is a table", None),
-    ("xiangshe.toml", '[per-file-ignores]\n"*.trace" = ["machine.jeu"]\n', 2, "unknown rule machine.jeu",
-     "did you mean machine.jue"),
+    (
+        "xiangshe.toml",
+        '[per-file-ignores]\n"*.trace" = ["machine.jeu"]\n',
+        2,
+        "unknown rule machine.jeu",
+        "did you mean machine.jue",
+    ),
     ("xiangshe.toml", 'baseline = 1\n', 1, "baseline is the path", None),
     ("xiangshe.toml", 'select = ["R120"\n', 1, "not valid TOML", None),
     ("xiangshe.toml", 'a = 1\na = 2\n', 2, "not valid TOML", None),
-    ("pyproject.toml", '[project]\nname = "p"\n\n[tool.xiangshe]\nselct = ["R120"]\n', 5, "unknown key selct",
-     "did you mean select"),
+    (
+        "pyproject.toml",
+        '[project]\nname = "p"\n\n[tool.xiangshe]\nselct = ["R120"]\n',
+        5,
+        "unknown key selct",
+        "did you mean select",
+    ),
     ("pyproject.toml", '[tool]\nxiangshe = 1\n', 2, "tool.xiangshe is a table", None),
     (".xiangshe.toml", 'ignore = ["R999"]\n', 1, "unknown rule R999", "did you mean"),
 ]
@@ -228,7 +252,7 @@ def test_a_bad_configuration_is_bad_input_located_at_its_line(here: Path, case: 
     name, text, line, fragment, hint = case
     if name == "pyproject.toml" and "xiangshe = 1" in text:
         (here / "pyproject.toml").write_text(text, encoding="utf-8")
-        result = invoke("plan.trace", "--config", "pyproject.toml")   # found only when named
+        result = invoke("plan.trace", "--config", "pyproject.toml")  # found only when named
     else:
         (here / name).write_text(text, encoding="utf-8")
         result = invoke("plan.trace")
@@ -240,16 +264,19 @@ def test_a_bad_configuration_is_bad_input_located_at_its_line(here: Path, case: 
     assert (here / name).read_text(encoding="utf-8") == text
 
 
-@pytest.mark.parametrize(("args", "expected"), [
-    (["--select", "R12O"], "--select: error: unknown rule R12O\n  did you mean R120?"),
-    (["--ignore", "R120，machine.jeu"], "unknown rule machine.jeu"),
-    (["--ignore", "R120,machine.jeu"], "--ignore: error: unknown rule machine.jeu\n  did you mean machine.jue"),
-    (["--select", "ordering,musci"], "did you mean music"),
-    (["--config", "no-such.toml"], "no-such.toml: error: no such file"),
-    (["--config", "xiangshe.toml", "--isolated"], "--isolated: error:"),
-    (["--force"], "error: --force goes with --write-baseline"),
-    (["--baseline", "no-such.jsonl"], "no-such.jsonl: error: no such file"),
-])
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["--select", "R12O"], "--select: error: unknown rule R12O\n  did you mean R120?"),
+        (["--ignore", "R120，machine.jeu"], "unknown rule machine.jeu"),
+        (["--ignore", "R120,machine.jeu"], "--ignore: error: unknown rule machine.jeu\n  did you mean machine.jue"),
+        (["--select", "ordering,musci"], "did you mean music"),
+        (["--config", "no-such.toml"], "no-such.toml: error: no such file"),
+        (["--config", "xiangshe.toml", "--isolated"], "--isolated: error:"),
+        (["--force"], "error: --force goes with --write-baseline"),
+        (["--baseline", "no-such.jsonl"], "no-such.jsonl: error: no such file"),
+    ],
+)
 def test_bad_options_are_bad_input(here: Path, args: list[str], expected: str) -> None:
     (here / "xiangshe.toml").write_text("", encoding="utf-8")
     result = invoke("plan.trace", *args)
@@ -269,8 +296,14 @@ def test_a_suppression_on_the_line_suppresses_with_its_reason(here: Path) -> Non
     assert "suppressed: 1 finding by inline suppressions" in result.output
     d, _ = doc("plan.trace")
     [s] = d["traces"][0]["suppressed"]
-    assert (s["rule"], s["line"], s["suppressed"], s["kind"], s["reason"], s["suppression_line"]) == \
-        ("bu-guan-bu-shi", LINE, True, "inline", REASON, LINE)
+    assert (s["rule"], s["line"], s["suppressed"], s["kind"], s["reason"], s["suppression_line"]) == (
+        "bu-guan-bu-shi",
+        LINE,
+        True,
+        "inline",
+        REASON,
+        LINE,
+    )
     assert d["traces"][0]["ok"] is True and d["traces"][0]["violations"] == []
 
 
@@ -278,13 +311,14 @@ def test_a_suppression_on_the_line_before_and_after_a_source_comment(here: Path)
     lines = (here / "plan.trace").read_text(encoding="utf-8").splitlines()
     lines.insert(LINE - 1, "# xiangshe: ignore[bu-guan-bu-shi, machine.jue] the staging does it")
     (here / "plan.trace").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    result = invoke("plan.trace")          # machine.jue suppresses nothing: reported
+    result = invoke("plan.trace")  # machine.jue suppresses nothing: reported
     assert result.exit_code == 1
-    assert (f"plan.trace:{LINE}: error: unused suppression: no finding of machine.jue at line {LINE + 1}"
-            in result.output)
+    assert (
+        f"plan.trace:{LINE}: error: unused suppression: no finding of machine.jue at line {LINE + 1}" in result.output
+    )
     assert "bu-guan-bu-shi R120" not in result.output
     assert invoke("plan.trace", "--ignore", "suppression.unused").exit_code == 0
-    assert invoke("plan.trace", "--ignore", "machine.jue").exit_code == 0   # not applied: cannot be unused
+    assert invoke("plan.trace", "--ignore", "machine.jue").exit_code == 0  # not applied: cannot be unused
     plan = here / "plan2.trace"
     plan.write_text(VIOLATION.read_text(encoding="utf-8"), encoding="utf-8")
     edit_line(plan, LINE, "  # L134 不贯不释 # xiangshe: ignore[不贯不释] 依郑注")
@@ -336,8 +370,13 @@ BAD_SUPPRESSIONS = [
     ("trace", "   # xiangshe: ignore because", LINE, "names the rules it suppresses", None),
     ("trace", "   # xiangshe: ignore[] because", LINE, "names the rules it suppresses", None),
     ("trace", "   # xiangshe: ignore[R12O] because", LINE, "unknown rule R12O", "did you mean"),
-    ("trace", "   # xiangshe: ignore[bu-guan-bu-shi,machine.jeu] because", LINE, "unknown rule machine.jeu",
-     "did you mean machine.jue"),
+    (
+        "trace",
+        "   # xiangshe: ignore[bu-guan-bu-shi,machine.jeu] because",
+        LINE,
+        "unknown rule machine.jeu",
+        "did you mean machine.jue",
+    ),
     ("trace", "   # xiangshe: ignroe[R120] because", LINE, "not a suppression: ignroe[R120] because", None),
     ("trace", "   # xiangshe: noqa", LINE, "not a suppression", None),
     ("jsonl", "R120", None, "not a suppression: R120", '"ignore": "RULE'),
@@ -356,8 +395,7 @@ def test_a_bad_suppression_is_bad_input_at_its_line(here: Path, case: tuple) -> 
         edit_line(path, line, written)
     else:
         lines, line = _records(suffix)
-        lines[line - 1] = lines[line - 1].replace('"act": "释获"',
-                                                  f'"act": "释获", "ignore": {json.dumps(written)}')
+        lines[line - 1] = lines[line - 1].replace('"act": "释获"', f'"act": "释获", "ignore": {json.dumps(written)}')
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     before = path.read_bytes()
     result = invoke(path.name)
@@ -380,6 +418,7 @@ def test_a_suppression_followed_by_nothing_is_bad_input(here: Path) -> None:
 
 # -- the baseline -----------------------------------------------------------------------------------
 
+
 def test_a_baseline_holds_the_old_findings_and_survives_edits_above(here: Path) -> None:
     result = invoke("plan.trace", "--write-baseline", "base.jsonl")
     assert result.exit_code == 0 and "wrote base.jsonl: 1 finding in the baseline" in result.output
@@ -387,8 +426,10 @@ def test_a_baseline_holds_the_old_findings_and_survives_edits_above(here: Path) 
     assert (entry["path"], entry["rule"], entry["line"]) == ("plan.trace", "bu-guan-bu-shi", LINE)
     assert invoke("plan.trace").exit_code == 1
     plan = here / "plan.trace"
-    plan.write_text("# a line above\n\n" + plan.read_text(encoding="utf-8").replace(
-        "side=右", "side=右    # re-spaced, commented"), encoding="utf-8")
+    plan.write_text(
+        "# a line above\n\n" + plan.read_text(encoding="utf-8").replace("side=右", "side=右    # re-spaced, commented"),
+        encoding="utf-8",
+    )
     result = invoke("plan.trace", "--baseline", "base.jsonl")
     assert result.exit_code == 0, result.output
     assert "baseline base.jsonl: 1 known finding not reported" in result.output
@@ -400,18 +441,18 @@ def test_a_baseline_holds_the_old_findings_and_survives_edits_above(here: Path) 
 
 def test_a_baseline_reports_new_findings_and_entries_that_no_longer_occur(here: Path) -> None:
     other = here / "other.trace"
-    other.write_text((ROOT / "traces" / "violations" / "wu-jie.trace").read_text(encoding="utf-8"),
-                     encoding="utf-8")
+    other.write_text((ROOT / "traces" / "violations" / "wu-jie.trace").read_text(encoding="utf-8"), encoding="utf-8")
     assert invoke("plan.trace", "--write-baseline", "base.jsonl").exit_code == 0
     d, code = doc("plan.trace", "other.trace", "--baseline", "base.jsonl")
-    assert code == 1 and rules_of(d) == {"wu-jie"}                      # new, in another file
-    (here / "plan.trace").write_text((ROOT / "traces" / "canonical.trace").read_text(encoding="utf-8"),
-                                     encoding="utf-8")
+    assert code == 1 and rules_of(d) == {"wu-jie"}  # new, in another file
+    (here / "plan.trace").write_text(
+        (ROOT / "traces" / "canonical.trace").read_text(encoding="utf-8"), encoding="utf-8"
+    )
     result = invoke("plan.trace", "--baseline", "base.jsonl")
     assert result.exit_code == 0
     assert "1 entry no longer occurs (refresh: --write-baseline base.jsonl --force)" in result.output
-    d, _ = doc("other.trace", "--baseline", "base.jsonl")               # another file's entries
-    assert d["baseline"]["absent"] == 0                                  # are not said to be gone
+    d, _ = doc("other.trace", "--baseline", "base.jsonl")  # another file's entries
+    assert d["baseline"]["absent"] == 0  # are not said to be gone
 
 
 def test_the_baseline_from_the_configuration_is_relative_to_it(here: Path, monkeypatch) -> None:
@@ -428,19 +469,24 @@ def test_a_baseline_is_never_overwritten_without_force(here: Path) -> None:
     base = here / "base.jsonl"
     base.write_text("my notes\n", encoding="utf-8")
     result = invoke("plan.trace", "--write-baseline", "base.jsonl")
-    assert result.exit_code == 2 and "base.jsonl: error: the file exists; choose another name or use --force" \
-        in result.output
+    assert (
+        result.exit_code == 2
+        and "base.jsonl: error: the file exists; choose another name or use --force" in result.output
+    )
     assert base.read_text(encoding="utf-8") == "my notes\n"
     assert invoke("plan.trace", "--write-baseline", "base.jsonl", "--force").exit_code == 0
     assert json.loads(base.read_text(encoding="utf-8"))["rule"] == "bu-guan-bu-shi"
 
 
-@pytest.mark.parametrize(("content", "line", "fragment"), [
-    ('{"path": "plan.trace", "rule": "bu-guan-bu-shi", "fingerprint": "x"}\n{"path": \n', 2, "not valid JSON"),
-    ('["plan.trace", "bu-guan-bu-shi"]\n', 1, "a baseline entry is an object"),
-    ('{"actor": "主人", "act": "揖"}\n', 1, "a baseline entry is an object"),
-    ('{"path": "plan.trace", "rule": 3, "fingerprint": "x"}\n', 1, "a baseline entry is an object"),
-])
+@pytest.mark.parametrize(
+    ("content", "line", "fragment"),
+    [
+        ('{"path": "plan.trace", "rule": "bu-guan-bu-shi", "fingerprint": "x"}\n{"path": \n', 2, "not valid JSON"),
+        ('["plan.trace", "bu-guan-bu-shi"]\n', 1, "a baseline entry is an object"),
+        ('{"actor": "主人", "act": "揖"}\n', 1, "a baseline entry is an object"),
+        ('{"path": "plan.trace", "rule": 3, "fingerprint": "x"}\n', 1, "a baseline entry is an object"),
+    ],
+)
 def test_a_bad_baseline_is_bad_input(here: Path, content: str, line: int, fragment: str) -> None:
     (here / "base.jsonl").write_text(content, encoding="utf-8")
     result = invoke("plan.trace", "--baseline", "base.jsonl")
@@ -451,12 +497,15 @@ def test_a_bad_baseline_is_bad_input(here: Path, content: str, line: int, fragme
 
 # -- GitHub annotations -----------------------------------------------------------------------------
 
+
 def test_github_annotations(here: Path) -> None:
     result = invoke("plan.trace", "--format", "github")
     assert result.exit_code == 1
-    assert result.stdout == (f"::error file=plan.trace,line={LINE},title=bu-guan-bu-shi R120 不贯不释::"
-                             "no earlier 「* 射 矢 result=中正 round=2|3」 with the same for=actor, arrow, round"
-                             "%0Axiangsheli.txt:134  「不贯不释」\n")
+    assert result.stdout == (
+        f"::error file=plan.trace,line={LINE},title=bu-guan-bu-shi R120 不贯不释::"
+        "no earlier 「* 射 矢 result=中正 round=2|3」 with the same for=actor, arrow, round"
+        "%0Axiangsheli.txt:134  「不贯不释」\n"
+    )
     ok = invoke(str(ROOT / "traces" / "canonical.trace"), "--format", "github")
     assert ok.exit_code == 0 and ok.stdout == ""
 
@@ -464,38 +513,42 @@ def test_github_annotations(here: Path) -> None:
 def test_github_annotations_of_bad_input(here: Path) -> None:
     (here / "bad.trace").write_text("主人 揖\n主人 献爵 爵\n", encoding="utf-8")
     result = invoke("bad.trace", "plan.trace", "--format", "github")
-    assert result.exit_code == 2                     # the bad file in its place, the other still checked
+    assert result.exit_code == 2  # the bad file in its place, the other still checked
     bad, *others = result.stdout.splitlines()
     assert bad.startswith("::error file=bad.trace,line=2,title=xiangshe%3A bad input::unknown act 献爵%0A")
     assert others and all(o.startswith("::error file=plan.trace,") for o in others)
     (here / "xiangshe.toml").write_text('ignore = ["R1200"]\n', encoding="utf-8")
     result = invoke("plan.trace", "--format", "github")
     assert result.exit_code == 2 and result.stdout.startswith(
-        "::error file=xiangshe.toml,line=1,title=xiangshe%3A bad input::unknown rule R1200")
+        "::error file=xiangshe.toml,line=1,title=xiangshe%3A bad input::unknown rule R1200"
+    )
 
 
 def test_github_escaping() -> None:
     from xiangshe.reports.github import command, escape_data, escape_property
+
     assert escape_data("50%\r\nnext: a, b") == "50%25%0D%0Anext: a, b"
     assert escape_property("a:b,c%\n") == "a%3Ab%2Cc%25%0A"
-    assert command("error", "m: 1%", "dir,x/a:b.trace", 3, "t") == \
-        "::error file=dir%2Cx/a%3Ab.trace,line=3,title=t::m: 1%25"
+    assert (
+        command("error", "m: 1%", "dir,x/a:b.trace", 3, "t")
+        == "::error file=dir%2Cx/a%3Ab.trace,line=3,title=t::m: 1%25"
+    )
     assert command("error", "whole file", "a.trace") == "::error file=a.trace::whole file"
 
 
 # -- report ----------------------------------------------------------------------------------------
 
+
 def test_report_follows_the_configuration_and_the_suppressions(here: Path) -> None:
     edit_line(here / "plan.trace", LINE, "   # xiangshe: ignore[R120] <b>依郑注</b>")
     (here / "xiangshe.toml").write_text('ignore = ["wu-jie"]\nbaseline = "none-such.jsonl"\n', encoding="utf-8")
     result = CliRunner().invoke(cli, ["report", "plan.trace", "-o", "plan.html"])
-    assert result.exit_code == 0, result.output          # no baseline is read for a report
+    assert result.exit_code == 0, result.output  # no baseline is read for a report
     page = (here / "plan.html").read_text(encoding="utf-8")
     assert "Suppressed <small>1, not counted as violations" in page
-    assert "&lt;b&gt;依郑注&lt;/b&gt;" in page and "<b>依郑注" not in page     # the reason, escaped
+    assert "&lt;b&gt;依郑注&lt;/b&gt;" in page and "<b>依郑注" not in page  # the reason, escaped
     assert "Not applied (--select, --ignore, per-file-ignores): wu-jie." in page
-    result = CliRunner().invoke(cli, ["report", "plan.trace", "-o", "plan2.html", "--isolated",
-                                      "--select", "machine"])
+    result = CliRunner().invoke(cli, ["report", "plan.trace", "-o", "plan2.html", "--isolated", "--select", "machine"])
     assert result.exit_code == 0 and "Not applied" in (here / "plan2.html").read_text(encoding="utf-8")
     result = CliRunner().invoke(cli, ["report", "plan.trace", "-o", "plan3.html", "--ignore", "R12O"])
     assert result.exit_code == 2 and "--ignore: error: unknown rule R12O" in result.output
@@ -504,6 +557,7 @@ def test_report_follows_the_configuration_and_the_suppressions(here: Path) -> No
 
 def test_junit_skips_the_checks_not_applied(here: Path) -> None:
     import xml.etree.ElementTree as ET
+
     result = invoke("plan.trace", "--format", "junit", "--ignore", "R120、machine.jue")
     assert result.exit_code == 0
     root = ET.fromstring(result.stdout.encode("utf-8"))
@@ -516,6 +570,7 @@ def test_junit_skips_the_checks_not_applied(here: Path) -> None:
 def test_every_check_in_force_can_be_named() -> None:
     from xiangshe.constraints.readings import points
     from xiangshe.constraints.select import by_id, known_words, resolve
+
     for point in points().values():
         for option in point.options.values():
             if option.encoded:

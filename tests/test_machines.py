@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections import deque
 
 import pytest
+import tracegen
 
 from xiangshe.constraints.check import check_trace
 from xiangshe.domain.parse import parse_lines
 from xiangshe.domain.text import TEXT
 from xiangshe.fsm.replay import replay
 from xiangshe.fsm.table import Edge, Table, tables
-import tracegen
 
 TABLES = tables()
 CAST = tracegen.cast_header(tracegen.canonical())
@@ -111,16 +111,22 @@ def test_canonical_ceremony_has_no_refusals() -> None:
 
 # 若矢不备 … 乃复求矢，加于楅: a short set stays on the 楅 until the arrow found is added; nobody takes
 # up a short set, and an arrow is not added to a full one.
-_SHORT = ("cast 弟子1 弟子\ncast 弟子7 弟子\ncast 有司 有司\n有司 授 矢 to=弟子1\n弟子1 搢三挟一个 矢\n"
-          + "弟子1 射 矢\n弟子1 挟 矢\n" * 3 + "弟子1 射 矢\n"
-          "弟子7 委矢 矢 to=弟子1 at=楅\n司马 不备 矢 to=弟子1\n")
+_SHORT = (
+    "cast 弟子1 弟子\ncast 弟子7 弟子\ncast 有司 有司\n有司 授 矢 to=弟子1\n弟子1 搢三挟一个 矢\n"
+    + "弟子1 射 矢\n弟子1 挟 矢\n" * 3
+    + "弟子1 射 矢\n"
+    "弟子7 委矢 矢 to=弟子1 at=楅\n司马 不备 矢 to=弟子1\n"
+)
 
 
-@pytest.mark.parametrize("tail, refused", [
-    ("弟子1 拾取矢 矢\n", "拾取矢"),                                  # the count has not reached 乘矢
-    ("弟子7 加 矢 to=弟子1 at=楅\n弟子1 拾取矢 矢\n", None),            # found, added: complete again
-    ("弟子7 加 矢 to=弟子1 at=楅\n弟子7 加 矢 to=弟子1 at=楅\n", "加"),   # a fifth arrow
-])
+@pytest.mark.parametrize(
+    "tail, refused",
+    [
+        ("弟子1 拾取矢 矢\n", "拾取矢"),  # the count has not reached 乘矢
+        ("弟子7 加 矢 to=弟子1 at=楅\n弟子1 拾取矢 矢\n", None),  # found, added: complete again
+        ("弟子7 加 矢 to=弟子1 at=楅\n弟子7 加 矢 to=弟子1 at=楅\n", "加"),  # a fifth arrow
+    ],
+)
 def test_a_short_set_on_the_bi_is_completed_before_it_is_taken(tail: str, refused: str | None) -> None:
     trace = parse_lines(_SHORT + tail, "m.trace")
     rep = replay(trace)

@@ -21,21 +21,21 @@ from collections.abc import Iterator
 from functools import cache
 
 import pytest
+import tracegen
 import z3
+from test_differential import CANON, RULES, agree
 
 from xiangshe.constraints.pattern import Context
 from xiangshe.constraints.smt import Symbolic, solver
 from xiangshe.domain.parse import parse_lines
 from xiangshe.domain.trace import Trace
 from xiangshe.fsm.replay import replay
-import tracegen
-from test_differential import CANON, RULES, agree
 
 WIDTH = 8
 LINES = tracegen.canonical_lines(CANON)
-HEADER = "".join(f"cast {p.name} {p.role}" + (f" rank={p.rank}" if p.rank else "") + "\n"
-                 for p in CANON.cast.persons.values()) + \
-    "".join(f"pair {q.name} 上射={q.upper} 下射={q.lower}\n" for q in CANON.cast.pairs.values())
+HEADER = "".join(
+    f"cast {p.name} {p.role}" + (f" rank={p.rank}" if p.rank else "") + "\n" for p in CANON.cast.persons.values()
+) + "".join(f"pair {q.name} 上射={q.upper} 下射={q.lower}\n" for q in CANON.cast.pairs.values())
 
 
 def present() -> dict[str | None, list[str]]:
@@ -52,11 +52,12 @@ PRESENT = present()
 
 def _window(i: int, width: int) -> tuple[int, list[tracegen.Line]]:
     start = min(max(0, i - width // 2), len(LINES) - width)
-    return start, list(LINES[start:start + width])
+    return start, list(LINES[start : start + width])
 
 
-def window_mutants(i: int, ops: tuple[str, ...] = ("delete", "duplicate", "swap", "actor"),
-                   every_actor: bool = False) -> Iterator[tuple[str, list[tracegen.Line]]]:
+def window_mutants(
+    i: int, ops: tuple[str, ...] = ("delete", "duplicate", "swap", "actor"), every_actor: bool = False
+) -> Iterator[tuple[str, list[tracegen.Line]]]:
     """The mutants at event i, each a window of WIDTH events around it."""
     if "delete" in ops:
         s, w = _window(i, WIDTH + 1)
@@ -73,7 +74,7 @@ def window_mutants(i: int, ops: tuple[str, ...] = ("delete", "duplicate", "swap"
             yield f"swap@{i}", w
     if "actor" in ops:
         others = [p for p in PRESENT[CANON[i].phase] if p != CANON[i].actor]
-        for who in others if every_actor else others[i % len(others):][:1]:
+        for who in others if every_actor else others[i % len(others) :][:1]:
             s, w = _window(i, WIDTH)
             phase, line = w[i - s]
             w[i - s] = (phase, " ".join([who, *line.split()[1:]]))
@@ -132,12 +133,13 @@ def test_the_default_sample_has_every_operator_across_the_ceremony() -> None:
 def test_shared_encoding_gives_the_verdicts_of_holds_on() -> None:
     """z3_verdicts (one encoding, push/pop) equals holds_on, rule by rule, on a few mutants."""
     from xiangshe.constraints.smt import holds_on
+
     for name, lines in DEFAULT[::40]:
         trace = parse_lines(tracegen.render(HEADER, lines), name)
         z = z3_verdicts(trace)
         for k in range(0, len(RULES), 9):
             assert z[k] == holds_on(RULES[k], trace), (name, RULES[k].id)
-    agree(RULES[0], DEFAULT[0][1], HEADER)           # and test_differential's own helper agrees
+    agree(RULES[0], DEFAULT[0][1], HEADER)  # and test_differential's own helper agrees
 
 
 def test_mutants_are_not_all_accepted() -> None:

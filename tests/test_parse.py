@@ -33,7 +33,7 @@ def test_events_know_their_line_phase_round_and_objects() -> None:
     shot = t[0]
     assert (shot.actor, shot.act, shot.obj.key, shot.get("result")) == ("甲", "射", "矢@甲", "中正")
     assert (shot.phase, shot.round) == ("Φ21", 1)
-    assert t[1].actor == "司正"                      # 司马 is the 司正's other office
+    assert t[1].actor == "司正"  # 司马 is the 司正's other office
     assert t[2].obj.key == "爵2" and t[3].obj.key == "爵1"
     assert t.cast.persons["甲"].side == "上射" and t.cast.persons["乙"].pair == "上耦"
     assert t.cast.persons["众宾2"].role == "众宾" and t.cast.persons["众宾2"].rank == "士"
@@ -44,32 +44,37 @@ def test_line_format_and_json_lines_read_the_same_trace() -> None:
     b = parse_jsonl(to_jsonl(a), "t.jsonl")
     c = parse_lines(to_lines(a), "t2.trace")
     for other in (b, c):
-        assert [(e.actor, e.act, e.obj, e.attrs, e.phase) for e in other] == \
-               [(e.actor, e.act, e.obj, e.attrs, e.phase) for e in a]
+        assert [(e.actor, e.act, e.obj, e.attrs, e.phase) for e in other] == [
+            (e.actor, e.act, e.obj, e.attrs, e.phase) for e in a
+        ]
         assert other.cast.persons == {k: v for k, v in other.cast.persons.items()}
-        assert {p.name: (p.pair, p.side) for p in other.cast.persons.values()} == \
-               {p.name: (p.pair, p.side) for p in a.cast.persons.values()}
+        assert {p.name: (p.pair, p.side) for p in other.cast.persons.values()} == {
+            p.name: (p.pair, p.side) for p in a.cast.persons.values()
+        }
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("释获着 释获 算", "t.trace:1: error: unknown person 释获着"),
-    ("主人 献爵 爵", "unknown act 献爵"),
-    ("主人 献 盘", "unknown object 盘"),
-    ("主人 献 爵 too=宾", "unknown key too="),
-    ("主人 献 爵 to=宾客", "unknown person 宾客"),
-    ("甲 射 矢 result=中", "result=中: result is one of"),
-    ("主人 取 爵 at=上匪", "unknown place 上匪"),
-    ("主人 取 爵10000", "爵10000: 爵 has instances 1–9999"),
-    ("主人 取 爵0", "爵0: 爵 has instances"),
-    ("主人 取 洗2", "洗2: 洗 has instances 1–1"),
-    ("phase Φ99", "unknown phase Φ99"),
-    ("主人", "an event needs at least an actor and an act"),
-    ("主人 献 爵 宾", "too many words"),
-    ("众宾 取 爵", "众宾 is a role with several persons"),
-    ("cast 甲 宾客", "unknown role 宾客"),
-    ("pair 耦 上射=主人", "pair 耦 needs 上射=… and 下射=…"),
-    ("主人 献 爵 to=宾 to=宾", "to= is given twice"),
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("释获着 释获 算", "t.trace:1: error: unknown person 释获着"),
+        ("主人 献爵 爵", "unknown act 献爵"),
+        ("主人 献 盘", "unknown object 盘"),
+        ("主人 献 爵 too=宾", "unknown key too="),
+        ("主人 献 爵 to=宾客", "unknown person 宾客"),
+        ("甲 射 矢 result=中", "result=中: result is one of"),
+        ("主人 取 爵 at=上匪", "unknown place 上匪"),
+        ("主人 取 爵10000", "爵10000: 爵 has instances 1–9999"),
+        ("主人 取 爵0", "爵0: 爵 has instances"),
+        ("主人 取 洗2", "洗2: 洗 has instances 1–1"),
+        ("phase Φ99", "unknown phase Φ99"),
+        ("主人", "an event needs at least an actor and an act"),
+        ("主人 献 爵 宾", "too many words"),
+        ("众宾 取 爵", "众宾 is a role with several persons"),
+        ("cast 甲 宾客", "unknown role 宾客"),
+        ("pair 耦 上射=主人", "pair 耦 needs 上射=… and 下射=…"),
+        ("主人 献 爵 to=宾 to=宾", "to= is given twice"),
+    ],
+)
 def test_bad_lines_are_located_errors(text: str, expected: str) -> None:
     found = errors(text)
     assert any(expected in e for e in found), found
@@ -90,11 +95,14 @@ def test_empty_trace_is_an_error() -> None:
     assert "no events" in errors("# nothing but a comment\n")[0]
 
 
-@pytest.mark.parametrize(("data", "expected"), [
-    (b"\x00\x01\x02binary", "binary file"),
-    (b"\xff\xfe\xfa not utf8", "not UTF-8"),
-    (b"", "no events"),
-])
+@pytest.mark.parametrize(
+    ("data", "expected"),
+    [
+        (b"\x00\x01\x02binary", "binary file"),
+        (b"\xff\xfe\xfa not utf8", "not UTF-8"),
+        (b"", "no events"),
+    ],
+)
 def test_unreadable_files_are_errors(tmp_path: Path, data: bytes, expected: str) -> None:
     p = tmp_path / "x.trace"
     p.write_bytes(data)
@@ -103,12 +111,15 @@ def test_unreadable_files_are_errors(tmp_path: Path, data: bytes, expected: str)
     assert expected in err.value.render()
 
 
-@pytest.mark.parametrize(("line", "expected"), [
-    ('{"actor": "主人", "act": "献"', "not valid JSON"),
-    ('["主人", "献"]', "must be a JSON object"),
-    ('{"actor": "主人", "act": 3}', "values must be strings"),
-    ('{"act": "献"}', 'needs "actor" and "act"'),
-])
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ('{"actor": "主人", "act": "献"', "not valid JSON"),
+        ('["主人", "献"]', "must be a JSON object"),
+        ('{"actor": "主人", "act": 3}', "values must be strings"),
+        ('{"act": "献"}', 'needs "actor" and "act"'),
+    ],
+)
 def test_bad_json_lines(line: str, expected: str) -> None:
     with pytest.raises(TraceErrors) as err:
         parse_jsonl(line + "\n", "t.jsonl")
@@ -137,21 +148,26 @@ YAML = """\
 
 def test_yaml_reads_the_same_records_with_lines() -> None:
     from xiangshe.domain.parse import parse_yaml
+
     [e] = parse_yaml(YAML, "t.yaml").events
     assert (e.line, e.render(), e.phase) == (5, "甲 射 矢 arrow=1 result=中正", "Φ21")
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("- !!python/object/apply:os.system ['echo pwned']\n", "is not allowed"),
-    ("- !!python/object:os.system {}\n", "is not allowed"),
-    ("- {actor: 甲, actor: 乙, act: 射}\n", "duplicate key actor"),
-    ("- [a\n", "not valid YAML"),
-    ("a: b\n", "a YAML trace is a list of records"),
-    ("- {actor: 主人, act: 揖, n: !!binary aGk=}\n", "is not allowed"),
-    ("- " * 5000 + "x\n", "YAML"),
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("- !!python/object/apply:os.system ['echo pwned']\n", "is not allowed"),
+        ("- !!python/object:os.system {}\n", "is not allowed"),
+        ("- {actor: 甲, actor: 乙, act: 射}\n", "duplicate key actor"),
+        ("- [a\n", "not valid YAML"),
+        ("a: b\n", "a YAML trace is a list of records"),
+        ("- {actor: 主人, act: 揖, n: !!binary aGk=}\n", "is not allowed"),
+        ("- " * 5000 + "x\n", "YAML"),
+    ],
+)
 def test_bad_yaml_is_a_located_error_and_never_runs_code(text: str, expected: str) -> None:
     from xiangshe.domain.parse import parse_yaml
+
     with pytest.raises(TraceErrors) as err:
         parse_yaml(text, "t.yaml")
     assert expected in err.value.render()

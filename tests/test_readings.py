@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from xiangshe.constraints.readings import defaults, points, select
 from xiangshe.constraints import scoring
+from xiangshe.constraints.readings import defaults, points, select
 from xiangshe.constraints.rulebook import active_rules, rulebook
 from xiangshe.domain.errors import InputError
 
@@ -28,8 +28,7 @@ def test_every_point_is_in_use() -> None:
     audit consults it."""
     for name, p in points().items():
         by_when = any(pt == name for r in rulebook() for pt, _ in r.when)
-        by_quote = any(p.quote in c.quote or c.quote in p.quote
-                       for r in rulebook() if r.encoded for c in r.citations)
+        by_quote = any(p.quote in c.quote or c.quote in p.quote for r in rulebook() if r.encoded for c in r.citations)
         assert by_when or by_quote or _consulted_by_audit(name), f"no rule or check uses [{name}]"
 
 
@@ -38,8 +37,9 @@ def test_every_other_encoded_option_changes_something() -> None:
     for name, p in points().items():
         for o in p.options.values():
             if o.encoded and o.name != p.default:
-                assert any((name, o.name) in r.when for r in rulebook()) or _consulted_by_audit(name), \
+                assert any((name, o.name) in r.when for r in rulebook()) or _consulted_by_audit(name), (
                     f"{name}={o.name} changes nothing"
+                )
 
 
 def test_selection_order_defaults_file_then_choices(tmp_path: Path) -> None:
@@ -50,13 +50,16 @@ def test_selection_order_defaults_file_then_choices(tmp_path: Path) -> None:
     assert set(chosen) == set(defaults())
 
 
-@pytest.mark.parametrize(("choice", "expected"), [
-    ("gaun=zheng", "unknown reading point gaun"),
-    ("guan=kong", "guan has no reading kong"),
-    ("guan", "write point=option"),
-    ("guan=jin", "cannot be checked"),
-    ("guan=ao", "whether it stayed in the cloth"),
-])
+@pytest.mark.parametrize(
+    ("choice", "expected"),
+    [
+        ("gaun=zheng", "unknown reading point gaun"),
+        ("guan=kong", "guan has no reading kong"),
+        ("guan", "write point=option"),
+        ("guan=jin", "cannot be checked"),
+        ("guan=ao", "whether it stayed in the cloth"),
+    ],
+)
 def test_bad_choices_are_input_errors(choice: str, expected: str) -> None:
     with pytest.raises(InputError) as err:
         select([choice])

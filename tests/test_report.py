@@ -69,14 +69,16 @@ def elements(html: str) -> list[tuple[str, dict[str, str], str | None]]:
 
 def parse(path: Path):
     from xiangshe.domain.parse import parse_file
+
     return parse_file(path, str(path))
 
 
 # -- the command line -----------------------------------------------------------------------------
 
+
 def test_exit_status_like_check(pages) -> None:
     assert pages["canonical"][1] == 0
-    assert pages["violating"][1] == 1          # violations: exit 1, the page is still written
+    assert pages["violating"][1] == 1  # violations: exit 1, the page is still written
     assert pages["violating"][0].stat().st_size > 0
 
 
@@ -129,6 +131,7 @@ def test_reading_changes_the_verdict(tmp_path: Path) -> None:
 
 # -- what the page holds ----------------------------------------------------------------------------
 
+
 def test_one_lane_per_person(pages) -> None:
     for name, trace in (("canonical", CANONICAL), ("violating", VIOLATING)):
         html = pages[name][0].read_text(encoding="utf-8")
@@ -165,12 +168,12 @@ def test_an_event_breaking_several_rules_links_to_each(tmp_path: Path) -> None:
 
 def test_violation_section_quotes_the_text_in_context(pages) -> None:
     html = pages["violating"][0].read_text(encoding="utf-8")
-    section = html[html.index('id="rule-bu-guan-bu-shi"'):]
-    section = section[:section.index("</article>")]
+    section = html[html.index('id="rule-bu-guan-bu-shi"') :]
+    section = section[: section.index("</article>")]
     assert "R120" in section and "不贯不释" in section
-    assert "<mark>不贯不释</mark>" in section             # the quote, marked in its context
+    assert "<mark>不贯不释</mark>" in section  # the quote, marked in its context
     assert "xiangsheli.txt:134" in section
-    assert re.search(r'class="hit"><i>40</i> 释获者 释获 算 for=弟子1', section)   # the trace line
+    assert re.search(r'class="hit"><i>40</i> 释获者 释获 算 for=弟子1', section)  # the trace line
 
 
 def test_state_diagram_has_one_node_per_state(pages) -> None:
@@ -178,8 +181,9 @@ def test_state_diagram_has_one_node_per_state(pages) -> None:
 
     tags = elements(pages["canonical"][0].read_text(encoding="utf-8"))
     for t in tables():
-        nodes = [a["data-state"] for tag, a, m in tags
-                 if m == t.name and tag == "g" and "node" in a.get("class", "").split()]
+        nodes = [
+            a["data-state"] for tag, a, m in tags if m == t.name and tag == "g" and "node" in a.get("class", "").split()
+        ]
         assert sorted(nodes) == sorted(t.states), t.name
 
 
@@ -237,7 +241,7 @@ def test_scoring_audit_per_round(pages) -> None:
 
 def test_self_contained_and_small(pages) -> None:
     html = pages["canonical"][0].read_text(encoding="utf-8")
-    assert not re.search(r"""(src|href)=["']?(https?:)?//""", html)       # nothing fetched
+    assert not re.search(r"""(src|href)=["']?(https?:)?//""", html)  # nothing fetched
     assert "<script" not in html
     assert pages["canonical"][0].stat().st_size < 5 * 1024 * 1024
 
@@ -246,8 +250,9 @@ def test_everything_from_the_trace_is_escaped(tmp_path: Path) -> None:
     evil = '<script>alert("x")</script>'
     text = VIOLATING.read_text(encoding="utf-8")
     text = text.replace("cast 有司 有司", f"cast 有司 有司\ncast {evil} 弟子\ncast <svg/onload> 弟子")
-    text = text.replace("释获者 释获 算 for=弟子1 arrow=1 side=右",
-                        f"释获者 释获 算 for=弟子1 arrow=1 side=右   # </pre>{evil}")
+    text = text.replace(
+        "释获者 释获 算 for=弟子1 arrow=1 side=右", f"释获者 释获 算 for=弟子1 arrow=1 side=右   # </pre>{evil}"
+    )
     text += f"\n{evil} 揖 to=<svg/onload>\n"
     trace = tmp_path / "<i>evil.trace"
     trace.write_text(text, encoding="utf-8")
@@ -256,13 +261,14 @@ def test_everything_from_the_trace_is_escaped(tmp_path: Path) -> None:
     assert result.exit_code == 1, result.stderr
     html = page.read_text(encoding="utf-8")
     assert "<script" not in html and "<svg/onload" not in html and "<i>evil" not in html
-    assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;" in html         # in the lanes and the excerpt
+    assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;" in html  # in the lanes and the excerpt
     assert "&lt;i&gt;evil.trace" in html
     lanes = [a["data-person"] for t, a, _ in elements(html) if "data-person" in a]
-    assert evil in lanes                                                     # the name, intact
+    assert evil in lanes  # the name, intact
 
 
 # -- headless Chromium ------------------------------------------------------------------------------
+
 
 def chromium() -> str:
     for name in ("chromium", "chromium-browser", "google-chrome"):
@@ -275,9 +281,21 @@ def chromium() -> str:
 
 
 def run_chromium(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([chromium(), "--headless", "--no-sandbox", "--disable-gpu",
-                           "--hide-scrollbars", "--window-size=1400,1000", *args],
-                          capture_output=True, text=True, timeout=180, check=False)
+    return subprocess.run(
+        [
+            chromium(),
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--hide-scrollbars",
+            "--window-size=1400,1000",
+            *args,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=False,
+    )
 
 
 def png_pixels(path: Path) -> tuple[int, int, list[bytes]]:
@@ -286,8 +304,8 @@ def png_pixels(path: Path) -> tuple[int, int, list[bytes]]:
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     pos, idat, header = 8, b"", None
     while pos < len(data):
-        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + length]
+        length, kind = struct.unpack(">I4s", data[pos : pos + 8])
+        body = data[pos + 8 : pos + 8 + length]
         if kind == b"IHDR":
             header = struct.unpack(">IIBBBBB", body)
         elif kind == b"IDAT":
@@ -298,7 +316,7 @@ def png_pixels(path: Path) -> tuple[int, int, list[bytes]]:
     bpp = 3 if colour == 2 else 4
     raw, stride, rows, prev = zlib.decompress(idat), width * bpp, [], bytearray(width * bpp)
     for y in range(height):
-        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1 : (y + 1) * (stride + 1)])
         for i in range(stride):
             a = line[i - bpp] if i >= bpp else 0
             b, c = prev[i], prev[i - bpp] if i >= bpp else 0
@@ -314,7 +332,7 @@ def png_pixels(path: Path) -> tuple[int, int, list[bytes]]:
                 line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
         rows.append(bytes(line))
         prev = line
-    return width, height, [bytes(r[i:i + 3]) for r in rows[::7] for i in range(0, stride, bpp * 7)]
+    return width, height, [bytes(r[i : i + 3]) for r in rows[::7] for i in range(0, stride, bpp * 7)]
 
 
 @pytest.mark.parametrize("name", ["canonical", "violating"])
@@ -396,18 +414,21 @@ def test_chinese_characters_render_with_a_font_not_as_tofu(pages, name: str, tmp
     chars = ["乡", "射", "礼", *(c for c in cjk_characters(html) if c not in "乡射礼")]
     assert len(chars) > 50
     probe = tmp_path / "probe.html"
-    probe.write_text(GLYPH_PROBE.format(styles=styles, chars=json.dumps(chars, ensure_ascii=False)),
-                     encoding="utf-8")
+    probe.write_text(GLYPH_PROBE.format(styles=styles, chars=json.dumps(chars, ensure_ascii=False)), encoding="utf-8")
     dom = run_chromium("--dump-dom", probe.as_uri()).stdout
     found = re.search(r'<pre id="result">(.*?)</pre>', dom, flags=re.S)
     assert found and found.group(1) != "pending", dom[-2000:]
     import html as html_module
+
     for selector, family, tested, distinct, tofu_ink, missing, blank in json.loads(
-            html_module.unescape(found.group(1))):
+        html_module.unescape(found.group(1))
+    ):
         assert tested == len(chars) and tofu_ink > 0, (selector, family)
         shown = ", ".join(chr(int(c, 16)) for c in missing[:20])
-        assert not missing, (f"{len(missing)} of {tested} characters draw as the .notdef box (tofu) "
-                             f"in {selector} ({family}): {shown}; install a CJK font, e.g. "
-                             "apt-get install fonts-wqy-microhei")
+        assert not missing, (
+            f"{len(missing)} of {tested} characters draw as the .notdef box (tofu) "
+            f"in {selector} ({family}): {shown}; install a CJK font, e.g. "
+            "apt-get install fonts-wqy-microhei"
+        )
         assert not blank, (selector, blank[:20])
         assert distinct > 0.9 * tested, f"{selector}: {tested} characters draw as {distinct} shapes"

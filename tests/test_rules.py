@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import tracegen
 
 from xiangshe.constraints.check import check_trace
 from xiangshe.constraints.pattern import Context
@@ -15,20 +16,30 @@ from xiangshe.constraints.rulebook import Rule, active_rules, rulebook
 from xiangshe.domain.parse import parse_file
 from xiangshe.domain.text import TEXT
 from xiangshe.fsm.replay import replay
-import tracegen
 
 ROOT = Path(__file__).resolve().parents[1]
 VIOLATIONS = ROOT / "traces" / "violations"
 KEEPS = ROOT / "traces" / "keeps"
 RULES = rulebook()
 ENCODED = [r for r in RULES if r.encoded]
-REQUIRED = ["不贯不释", "大夫与士为耦", "凡旅不洗", "不洗者不祭", "献用爵其他用觯", "上射于右", "不鼓不释",
-            "获而未释获", "主人与宾为耦", "司马无事不执弓"]
+REQUIRED = [
+    "不贯不释",
+    "大夫与士为耦",
+    "凡旅不洗",
+    "不洗者不祭",
+    "献用爵其他用觯",
+    "上射于右",
+    "不鼓不释",
+    "获而未释获",
+    "主人与宾为耦",
+    "司马无事不执弓",
+]
 
 
 def examples(rule: Rule) -> list[Path]:
-    return sorted(p for p in VIOLATIONS.glob(f"{rule.id}*.trace")
-                  if p.stem == rule.id or p.stem.startswith(rule.id + "."))
+    return sorted(
+        p for p in VIOLATIONS.glob(f"{rule.id}*.trace") if p.stem == rule.id or p.stem.startswith(rule.id + ".")
+    )
 
 
 def test_required_rules_are_encoded() -> None:
@@ -40,8 +51,9 @@ def test_rule_quotes_are_verbatim_and_located() -> None:
     for r in RULES:
         for c in r.citations:
             assert c.quote in TEXT.flat
-            assert TEXT.line_span(c.line, c.end_line).find(c.quote) >= 0 or \
-                c.quote in "".join(TEXT.lines[c.line - 1:c.end_line])
+            assert TEXT.line_span(c.line, c.end_line).find(c.quote) >= 0 or c.quote in "".join(
+                TEXT.lines[c.line - 1 : c.end_line]
+            )
 
 
 def test_non_encoded_rules_give_a_reason() -> None:
@@ -58,10 +70,9 @@ def test_every_example_names_a_rule() -> None:
 def test_violating_example_fails_with_exactly_its_rule(rule: Rule) -> None:
     paths = examples(rule)
     assert paths, f"{rule.id} has no violating example in traces/violations/"
-    readings = defaults() | dict(rule.when)          # the example is read under its rule's readings
+    readings = defaults() | dict(rule.when)  # the example is read under its rule's readings
     for path in paths:
-        result = check_trace(parse_file(path, str(path.relative_to(ROOT))), active_rules(readings),
-                             readings)
+        result = check_trace(parse_file(path, str(path.relative_to(ROOT))), active_rules(readings), readings)
         found = {f.rule for f in result.findings}
         assert found == {rule.id}, f"{path.name}: {sorted(found)}"
 
@@ -82,8 +93,9 @@ def test_keeping_example_passes_and_reaches_its_rule(path: Path) -> None:
     result = check_trace(trace, active_rules(readings), readings)
     assert result.ok, [(f.line, f.rule, f.message) for f in result.findings]
     ctx = Context(trace, replay(trace))
-    assert any(ctx.matches(p, e) for p in rule.template.patterns() for e in trace), \
+    assert any(ctx.matches(p, e) for p in rule.template.patterns() for e in trace), (
         f"{path.name} never reaches {rule.id}"
+    )
 
 
 def test_alternative_readings_change_the_verdict() -> None:
@@ -107,7 +119,10 @@ def test_most_rules_are_exercised_by_the_canonical_ceremony() -> None:
     """A rule none of whose patterns matches any canonical event is vacuous there; list them."""
     trace = tracegen.canonical()
     ctx = Context(trace, replay(trace))
-    vacuous = [r.id for r in ENCODED if r.template.patterns()
-               and not any(ctx.matches(p, e) for p in r.template.patterns() for e in trace)]
+    vacuous = [
+        r.id
+        for r in ENCODED
+        if r.template.patterns() and not any(ctx.matches(p, e) for p in r.template.patterns() for e in trace)
+    ]
     # rules about phases after Φ33 (travelling toast, round 3, the ruler) are not exercised yet
     assert len(vacuous) <= len(ENCODED) // 2, vacuous

@@ -7,12 +7,12 @@ import json
 from pathlib import Path
 
 import pytest
+import tracegen
 from click.testing import CliRunner
 
 from xiangshe.constraints.check import check_trace
 from xiangshe.domain.parse import parse_jsonl, parse_lines
 from xiangshe.verify import cli
-import tracegen
 
 ROOT = Path(__file__).resolve().parents[1]
 CANONICAL = (ROOT / "traces" / "canonical.trace").read_text(encoding="utf-8")
@@ -53,7 +53,7 @@ def test_the_canonical_is_a_whole_ceremony_with_nothing_open() -> None:
 
 
 def test_a_staging_that_stops_midway_fails_until_it_declares_the_part_it_is() -> None:
-    cut = CANONICAL[:CANONICAL.index("phase Φ22")]
+    cut = CANONICAL[: CANONICAL.index("phase Φ22")]
     found = check_trace(parse_lines(cut, "cut.trace")).findings
     assert [f.rule for f in found] == ["scope.phases"]
     assert "Φ22–Φ52" in found[0].message and "fragment Φ01–Φ21" in found[0].message
@@ -80,13 +80,19 @@ def test_a_fragment_keeps_to_its_phases() -> None:
     assert [(f.rule, f.line) for f in found] == [("scope.fragment", 5)]
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("phase Φ04\n宾 拜 to=主人\nfragment Φ04\n", "t.trace:3: error: a fragment declaration goes before the first event"),
-    ("fragment Φ04\nfragment Φ05\nphase Φ04\n宾 拜 to=主人\n", "t.trace:2: error: a second fragment declaration"),
-    ("fragment Φ4\nphase Φ04\n宾 拜 to=主人\n", "t.trace:1: error: fragment: unknown phase Φ4"),
-    ("fragment Φ07–Φ03\nphase Φ04\n宾 拜 to=主人\n", "runs backwards"),
-    ("fragment Φ03–Φ05–Φ07\nphase Φ04\n宾 拜 to=主人\n", "is not a phase or a span of phases"),
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "phase Φ04\n宾 拜 to=主人\nfragment Φ04\n",
+            "t.trace:3: error: a fragment declaration goes before the first event",
+        ),
+        ("fragment Φ04\nfragment Φ05\nphase Φ04\n宾 拜 to=主人\n", "t.trace:2: error: a second fragment declaration"),
+        ("fragment Φ4\nphase Φ04\n宾 拜 to=主人\n", "t.trace:1: error: fragment: unknown phase Φ4"),
+        ("fragment Φ07–Φ03\nphase Φ04\n宾 拜 to=主人\n", "runs backwards"),
+        ("fragment Φ03–Φ05–Φ07\nphase Φ04\n宾 拜 to=主人\n", "is not a phase or a span of phases"),
+    ],
+)
 def test_bad_fragment_declarations_are_input_errors(tmp_path: Path, text: str, expected: str) -> None:
     result = run(tmp_path, text)
     assert result.exit_code == 2 and expected in result.output, result.output
@@ -99,8 +105,7 @@ def test_fragment_spellings(spec: str) -> None:
 
 
 def test_fragment_record_in_json_lines() -> None:
-    t = parse_jsonl('{"fragment": "Φ04"}\n{"phase": "Φ04"}\n{"actor": "宾", "act": "拜", "to": "主人"}\n',
-                    "t.jsonl")
+    t = parse_jsonl('{"fragment": "Φ04"}\n{"phase": "Φ04"}\n{"actor": "宾", "act": "拜", "to": "主人"}\n', "t.jsonl")
     assert t.fragment is not None and t.fragment.phases == ("Φ04",)
     assert check_trace(t).ok
 
@@ -115,28 +120,34 @@ def test_json_carries_the_scope(tmp_path: Path) -> None:
 def test_every_bundled_example_that_is_not_whole_declares_its_part() -> None:
     for path in sorted((ROOT / "traces").glob("*/*.trace")):
         if path.parent.name in ("violations", "keeps"):
-            first = next(line for line in path.read_text(encoding="utf-8").splitlines()
-                         if line.strip() and not line.lstrip().startswith("#"))
+            first = next(
+                line
+                for line in path.read_text(encoding="utf-8").splitlines()
+                if line.strip() and not line.lstrip().startswith("#")
+            )
             assert first.startswith("fragment"), path.name
 
 
 def test_a_fragment_lists_what_is_due_after_its_end_and_faults_what_was_due_within() -> None:
     from xiangshe.domain.libretto import Options, generate
+
     text = generate(Options(until="Φ05"))
-    assert "fragment Φ01–Φ05" in text                      # generate says it stopped early
+    assert "fragment Φ01–Φ05" in text  # generate says it stopped early
     result = check_trace(parse_lines(text, "u.trace"))
     assert result.ok and result.scope is not None
-    assert [p.rule for p in result.scope.pending] == ["yi-jue-bai-zhe-bu-tu-zuo"]   # the 酢 is Φ06's
-    claimed = text.replace("fragment Φ01–Φ05", "fragment Φ01–Φ10")                 # claims Φ06 too
+    assert [p.rule for p in result.scope.pending] == ["yi-jue-bai-zhe-bu-tu-zuo"]  # the 酢 is Φ06's
+    claimed = text.replace("fragment Φ01–Φ05", "fragment Φ01–Φ10")  # claims Φ06 too
     assert rules_of(claimed) == {"yi-jue-bai-zhe-bu-tu-zuo"}
 
 
 def test_a_counterexample_declares_itself_a_fragment(tmp_path: Path) -> None:
     out = tmp_path / "cex.trace"
-    result = CliRunner().invoke(cli, ["counterexample", "wu-jie", "--depth", "4", "-o", str(out)],
-                                catch_exceptions=False)
-    assert result.exit_code == 1, result.output            # found: the rule can be broken
-    first = next(line for line in out.read_text(encoding="utf-8").splitlines()
-                 if line.strip() and not line.startswith("#"))
+    result = CliRunner().invoke(
+        cli, ["counterexample", "wu-jie", "--depth", "4", "-o", str(out)], catch_exceptions=False
+    )
+    assert result.exit_code == 1, result.output  # found: the rule can be broken
+    first = next(
+        line for line in out.read_text(encoding="utf-8").splitlines() if line.strip() and not line.startswith("#")
+    )
     assert first.startswith("fragment")
     assert rules_of(out.read_text(encoding="utf-8")) == {"wu-jie"}

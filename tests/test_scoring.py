@@ -23,8 +23,7 @@ def test_round_one_never_scores() -> None:
 def test_what_scores_follows_the_reading_of_guan() -> None:
     """郑注 (the default): only a hit on the 正 scores, 「不中正，不释算」; a hit on the 侯 outside the
     正 and a miss do not. Under the encoder's alternative (guan=hou) any hit on the 侯 scores."""
-    body = ("phase Φ27\n甲 射 矢 arrow=1 result=中正\n乙 射 矢 arrow=1 result=中侯\n"
-            "甲 射 矢 arrow=2 result=不中\n")
+    body = "phase Φ27\n甲 射 矢 arrow=1 result=中正\n乙 射 矢 arrow=1 result=中侯\n甲 射 矢 arrow=2 result=不中\n"
     [zheng] = rounds(body)
     [hou] = rounds(body, guan="hou")
     assert defaults()["guan"] == "zheng"
@@ -38,10 +37,12 @@ def test_round_three_needs_the_beat() -> None:
     assert [a.scores for a in r3.arrows] == [False, True] and "不鼓不释" in r3.arrows[0].why
 
 
-TALLIES = ("phase Φ27\n甲 射 矢 arrow=1 result=中正\n释获者 释获 算 for=甲 arrow=1 side=右\n"
-           "甲 射 矢 arrow=2 result=中正\n释获者 释获 算 for=甲 arrow=2 side=右\n"
-           "甲 射 矢 arrow=3 result=中正\n释获者 释获 算 for=甲 arrow=3 side=右\n"
-           "乙 射 矢 arrow=1 result=中正\n释获者 释获 算 for=乙 arrow=1 side=左\n")    # 右 3, 左 1
+TALLIES = (
+    "phase Φ27\n甲 射 矢 arrow=1 result=中正\n释获者 释获 算 for=甲 arrow=1 side=右\n"
+    "甲 射 矢 arrow=2 result=中正\n释获者 释获 算 for=甲 arrow=2 side=右\n"
+    "甲 射 矢 arrow=3 result=中正\n释获者 释获 算 for=甲 arrow=3 side=右\n"
+    "乙 射 矢 arrow=1 result=中正\n释获者 释获 算 for=乙 arrow=1 side=左\n"
+)  # 右 3, 左 1
 
 
 def checks(body: str, **readings: str) -> dict[str, list]:
@@ -57,26 +58,31 @@ def test_the_side_announced_is_checked_against_the_tallies() -> None:
     bad = checks("释获者 告 to=宾 words=左右钧\n")
     assert good["R132"][0].ok and "若右胜" in good["R132"][0].cite.quote
     [side] = bad["R132"]
-    assert not side.ok and side.what.endswith(": 「右贤于左」, 一纯")       # and the count due
-    assert "N10" not in bad                  # one fault, one finding: the count is not compared
+    assert not side.ok and side.what.endswith(": 「右贤于左」, 一纯")  # and the count due
+    assert "N10" not in bad  # one fault, one finding: the count is not compared
 
 
 def test_the_announcement_cites_what_the_text_says_for_that_result() -> None:
-    left = rounds("phase Φ27\n乙 射 矢 arrow=1 result=中正\n释获者 释获 算 for=乙 arrow=1 side=左\n"
-                  "phase Φ32\n释获者 告 to=宾 words=左贤于右 qi=一\n")[0]
+    left = rounds(
+        "phase Φ27\n乙 射 矢 arrow=1 result=中正\n释获者 释获 算 for=乙 arrow=1 side=左\n"
+        "phase Φ32\n释获者 告 to=宾 words=左贤于右 qi=一\n"
+    )[0]
     tie = rounds("phase Φ32\n释获者 告 to=宾 words=左右钧\n")[0]
     assert "若左胜" in left.checks[0].cite.quote and "左右钧" in tie.checks[0].cite.quote
 
 
-@pytest.mark.parametrize(("said", "margin", "whole"), [
-    ("chun=一", True, False),              # 3 − 1 = 2 = 一纯; the whole count 3 = 一纯一奇
-    ("chun=1", True, False),               # ASCII digits
-    ("chun=一 qi=一", False, True),
-    ("chun=一\n释获者 告 to=宾 words=奇", False, True),     # 「若有奇者，亦曰奇」, said after the 纯
-    ("qi=一", False, False),               # the 纯 left out
-    ("chun=二", False, False),             # miscounted
-    ("", False, False),                    # 以纯数告: no count at all
-])
+@pytest.mark.parametrize(
+    ("said", "margin", "whole"),
+    [
+        ("chun=一", True, False),  # 3 − 1 = 2 = 一纯; the whole count 3 = 一纯一奇
+        ("chun=1", True, False),  # ASCII digits
+        ("chun=一 qi=一", False, True),
+        ("chun=一\n释获者 告 to=宾 words=奇", False, True),  # 「若有奇者，亦曰奇」, said after the 纯
+        ("qi=一", False, False),  # the 纯 left out
+        ("chun=二", False, False),  # miscounted
+        ("", False, False),  # 以纯数告: no count at all
+    ],
+)
 def test_the_count_announced_follows_the_reading_of_xian_huo(said: str, margin: bool, whole: bool) -> None:
     """The 贤获 is the margin (郑注 「齊之而取其餘」, the default) or the winner's whole count
     (xian-huo=whole): the same announcement passes under one and fails under the other."""
@@ -99,8 +105,10 @@ def layout(body: str, **readings: str) -> list:
 
 def test_the_layout_of_the_count_is_checked() -> None:
     """右 3 = 一纯一奇: one 纯 crosswise (有余纯，则横于下), the 奇 under it; 左 1 = 一奇."""
-    good = layout("释获者 数获 算 side=右\n释获者 横 算 side=右 chun=一\n释获者 奇 算 side=右\n"
-                  "释获者 数获 算 side=左\n释获者 奇 算 side=左 qi=一\n")
+    good = layout(
+        "释获者 数获 算 side=右\n释获者 横 算 side=右 chun=一\n释获者 奇 算 side=右\n"
+        "释获者 数获 算 side=左\n释获者 奇 算 side=左 qi=一\n"
+    )
     assert [c.ok for c in good] == [True, True]
     # deleting the layout fails: what is laid out is not the count
     gone = layout("释获者 数获 算 side=右\n释获者 数获 算 side=左\n")
@@ -115,14 +123,16 @@ def test_the_layout_of_the_count_is_checked() -> None:
 def test_bundles_are_ten_chun_and_the_rest_lies_crosswise() -> None:
     """十纯则缩而委之，每委异之；有余纯，则横于下: 45 tallies = two bundles of ten 纯, 二纯 横, the 奇."""
     body = "phase Φ27\n" + "释获者 释获 算 for=甲 arrow=1 side=右\n" * 45 + "phase Φ32\n释获者 数获 算 side=右\n"
+
     def right(lay: str):
         [r] = rounds(body + lay)
         return next(c for c in r.checks if c.catalogue == "R131")
+
     assert right("释获者 缩 算 chun=十\n释获者 缩 算 chun=10\n释获者 横 算 chun=二\n释获者 奇 算 qi=一\n").ok
-    assert right("释获者 缩 算\n释获者 缩 算\n释获者 横 算 chun=二\n释获者 奇 算\n").ok     # a 缩 is ten 纯
-    assert not right("释获者 缩 算 chun=十\n释获者 横 算 chun=十二\n释获者 奇 算\n").ok      # twelve crosswise
-    assert not right("释获者 缩 算 chun=二十\n释获者 横 算 chun=二\n释获者 奇 算\n").ok      # a bundle of twenty
-    assert not right("释获者 缩 算 chun=十\n释获者 缩 算 chun=十\n释获者 横 算 chun=二\n").ok   # no 奇
+    assert right("释获者 缩 算\n释获者 缩 算\n释获者 横 算 chun=二\n释获者 奇 算\n").ok  # a 缩 is ten 纯
+    assert not right("释获者 缩 算 chun=十\n释获者 横 算 chun=十二\n释获者 奇 算\n").ok  # twelve crosswise
+    assert not right("释获者 缩 算 chun=二十\n释获者 横 算 chun=二\n释获者 奇 算\n").ok  # a bundle of twenty
+    assert not right("释获者 缩 算 chun=十\n释获者 缩 算 chun=十\n释获者 横 算 chun=二\n").ok  # no 奇
 
 
 def test_the_audit_ticks_only_what_it_compared() -> None:
@@ -137,15 +147,29 @@ def test_more_than_four_arrows_is_reported() -> None:
 
 
 def test_chun_qi_counts_in_the_texts_units() -> None:
-    assert [chun_qi(n) for n in (1, 2, 3, 20, 21, 22)] == ["一奇", "一纯", "一纯一奇", "十纯",
-                                                         "十纯一奇", "十一纯"]
+    assert [chun_qi(n) for n in (1, 2, 3, 20, 21, 22)] == ["一奇", "一纯", "一纯一奇", "十纯", "十纯一奇", "十一纯"]
 
 
-@pytest.mark.parametrize(("n", "words"), [
-    (0, "零"), (1, "一奇"), (2, "一纯"), (19, "九纯一奇"), (20, "十纯"), (39, "十九纯一奇"),
-    (199, "九十九纯一奇"), (200, "一百纯"), (201, "一百纯一奇"), (202, "一百零一纯"), (220, "一百一十纯"),
-    (2000, "一千纯"), (2002, "一千零一纯"), (20_000, "一万纯"), (2 * 10 ** 8, "一亿纯"),
-])
+@pytest.mark.parametrize(
+    ("n", "words"),
+    [
+        (0, "零"),
+        (1, "一奇"),
+        (2, "一纯"),
+        (19, "九纯一奇"),
+        (20, "十纯"),
+        (39, "十九纯一奇"),
+        (199, "九十九纯一奇"),
+        (200, "一百纯"),
+        (201, "一百纯一奇"),
+        (202, "一百零一纯"),
+        (220, "一百一十纯"),
+        (2000, "一千纯"),
+        (2002, "一千零一纯"),
+        (20_000, "一万纯"),
+        (2 * 10**8, "一亿纯"),
+    ],
+)
 def test_chun_qi_is_total(n: int, words: str) -> None:
     assert chun_qi(n) == words
 
@@ -156,6 +180,8 @@ def test_chinese_numbers_read_back() -> None:
     assert len(seen) == 100_000 and "" not in seen
     with pytest.raises(ValueError):
         chinese_number(-1)
+
+
 # -- the bundled examples of the audit (traces/audit/, written by domain/libretto/bundle.py) ----------
 
 from pathlib import Path  # noqa: E402
@@ -164,9 +190,9 @@ from click.testing import CliRunner  # noqa: E402
 
 from xiangshe.constraints.check import check_trace  # noqa: E402
 from xiangshe.constraints.rulebook import active_rules  # noqa: E402
-from xiangshe.domain.parse import parse_file  # noqa: E402
 from xiangshe.domain.libretto.bundle import audit_examples  # noqa: E402
 from xiangshe.domain.numerals import read_count  # noqa: E402
+from xiangshe.domain.parse import parse_file  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 AUDIT = ROOT / "traces" / "audit"
@@ -184,7 +210,9 @@ def test_audit_examples_are_the_generators_output() -> None:
     examples = audit_examples()
     assert {p.stem for p in examples} == set(EXPECTED) == {p.stem for p in AUDIT.glob("*.trace")}
     for path, text in examples.items():
-        assert path.read_text(encoding="utf-8") == text, f"{path.name} is stale: python -m xiangshe.domain.libretto.bundle"
+        assert path.read_text(encoding="utf-8") == text, (
+            f"{path.name} is stale: python -m xiangshe.domain.libretto.bundle"
+        )
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
@@ -200,6 +228,7 @@ def test_audit_example_fails_under_the_reading_that_makes_it_wrong(name: str) ->
 
 def test_check_reading_switch_on_the_command_line() -> None:
     from xiangshe.verify import cli
+
     run = CliRunner().invoke
     margin = run(cli, ["check", str(AUDIT / "n10.margin.trace")])
     whole = run(cli, ["check", "--reading", "xian-huo=whole", str(AUDIT / "n10.margin.trace")])
@@ -210,14 +239,27 @@ def test_check_reading_switch_on_the_command_line() -> None:
     assert "✓ the 左 tallies, 7 (三纯一奇), laid out 横 3 纯, 奇 1" in scoring
 
 
-@pytest.mark.parametrize(("word", "n"), [("3", 3), ("三", 3), ("十", 10), ("十一", 11), ("二十", 20),
-                                         ("一百零一", 101), ("參", None), ("三三", None), ("", None)])
+@pytest.mark.parametrize(
+    ("word", "n"),
+    [
+        ("3", 3),
+        ("三", 3),
+        ("十", 10),
+        ("十一", 11),
+        ("二十", 20),
+        ("一百零一", 101),
+        ("參", None),
+        ("三三", None),
+        ("", None),
+    ],
+)
 def test_counts_are_read_as_the_text_writes_them(word: str, n: int | None) -> None:
     assert read_count(word) == n
 
 
 def test_a_count_that_is_not_a_number_is_an_input_error() -> None:
     from xiangshe.domain.parse import TraceErrors
+
     with pytest.raises(TraceErrors) as err:
         parse_lines(CAST + "phase Φ32\n释获者 告 to=宾 words=右贤于左 chun=三三\n", "t.trace")
     assert "chun=三三: chun is a count" in str(err.value)
@@ -227,9 +269,15 @@ def test_a_count_that_is_not_a_number_is_an_input_error() -> None:
 
 def test_the_trace_format_documents_every_key_and_the_counting_acts() -> None:
     from xiangshe.domain.vocabulary import vocabulary
+
     doc = (ROOT / "docs" / "trace-format.md").read_text(encoding="utf-8")
     for key in vocabulary().attributes:
         assert f"| `{key}` |" in doc, key
-    for word in ("释获者 缩 算 side=右 chun=十", "释获者 横 算", "释获者 奇 算 side=右 qi=一",
-                 "words=右贤于左 chun=一 qi=一", "xian-huo=whole"):
+    for word in (
+        "释获者 缩 算 side=右 chun=十",
+        "释获者 横 算",
+        "释获者 奇 算 side=右 qi=一",
+        "words=右贤于左 chun=一 qi=一",
+        "xian-huo=whole",
+    ):
         assert word in doc, word

@@ -46,13 +46,14 @@ def checked(text: str, readings: dict[str, str]) -> dict:
 
 # -- the headline: the canonical ceremony in traditional characters -------------------------------
 
+
 def test_canonical_in_traditional_characters_checks_exactly_like_the_original() -> None:
     text = CANONICAL.read_text(encoding="utf-8")
     traditional = S2T.convert(text)
     assert traditional != text and "賓" in traditional and "釋獲" in traditional
     original, converted = checked(text, {}), checked(traditional, {})
     assert original["traces"][0]["ok"] and original["traces"][0]["events"] > 3000
-    assert converted == original                 # same events, no violations, same scoring audit
+    assert converted == original  # same events, no violations, same scoring audit
 
 
 @pytest.mark.parametrize("path", VIOLATIONS[::12], ids=lambda p: p.stem)
@@ -60,13 +61,13 @@ def test_violating_examples_in_traditional_characters_report_the_same(path: Path
     text = path.read_text(encoding="utf-8")
     readings = readings_of(path)
     original, converted = checked(text, readings), checked(S2T.convert(text), readings)
-    assert original["traces"][0]["violations"], path          # the example does break its rule
+    assert original["traces"][0]["violations"], path  # the example does break its rule
     # a pair's name is the user's own identifier, echoed as written (賓耦): fold it for the comparison
     for v in converted["traces"][0]["violations"]:
         if v["message"].startswith("pair "):
             name, _, rest = v["message"][5:].partition(":")
             v["message"] = f"pair {T2S.convert(name)}:{rest}"
-    assert converted == original                 # same rule, same event and line, same message
+    assert converted == original  # same rule, same event and line, same message
 
 
 def test_the_trace_keeps_the_vocabulary_form_and_quotes_the_line_as_written() -> None:
@@ -79,6 +80,7 @@ def test_the_trace_keeps_the_vocabulary_form_and_quotes_the_line_as_written() ->
 
 # -- pinyin slugs and English aliases -------------------------------------------------------------
 
+
 def _alias_of(section: str, word: str, english: bool) -> str:
     term = getattr(vocabulary(), section)[word]
     return term.en if english and term.en else term.slug
@@ -86,6 +88,7 @@ def _alias_of(section: str, word: str, english: bool) -> str:
 
 def _value_alias(section: str, value: str, english: bool) -> str:
     import tomllib
+
     data = tomllib.loads(VOCABULARY_PATH.read_text(encoding="utf-8"))
     table = data["ranks"] if section == "ranks" else data["attributes"][section[5:]]
     values = table["order"] if section == "ranks" else table["values"]
@@ -119,8 +122,9 @@ def in_aliases(text: str, english: bool) -> str:
             words = ["cast", _person(words[1], english), _alias_of("roles", words[2], english), *extra]
         elif words[0] == "pair":
             sides = {"上射": "upper", "下射": "lower"}
-            words = ["pair", words[1]] + [f"{sides[k]}={_person(val, english)}"
-                                          for k, _, val in (w.partition("=") for w in words[2:])]
+            words = ["pair", words[1]] + [
+                f"{sides[k]}={_person(val, english)}" for k, _, val in (w.partition("=") for w in words[2:])
+            ]
         else:
             plain = [w for w in words if "=" not in w]
             new = [_person(plain[0], english), _alias_of("acts", plain[1], english)]
@@ -156,20 +160,40 @@ def test_violating_examples_with_english_aliases_report_the_same(path: Path) -> 
 
 
 def test_a_hand_written_english_trace() -> None:
-    trace = parse_lines("host bow n=2 at=zuo-jie-shang face=facing-west\n"
-                        "Scorekeeper release-tally tallies for=student1 arrow=1 side=right\n", "t.trace")
+    trace = parse_lines(
+        "host bow n=2 at=zuo-jie-shang face=facing-west\n"
+        "Scorekeeper release-tally tallies for=student1 arrow=1 side=right\n",
+        "t.trace",
+    )
     assert [(e.actor, e.act, e.obj_token, dict(e.attrs)) for e in trace] == [
         ("主人", "拜", None, {"n": "2", "at": "阼阶上", "face": "西面"}),
-        ("释获者", "释获", "算", {"for": "弟子1", "arrow": "1", "side": "右"})]
+        ("释获者", "释获", "算", {"for": "弟子1", "arrow": "1", "side": "右"}),
+    ]
 
 
 # -- the curated table of variants ----------------------------------------------------------------
 
-@pytest.mark.parametrize("written, expected", [
-    ("鄉射禮", "乡射礼"), ("觶", "觯"), ("賓", "宾"), ("獲", "获"), ("筭", "算"), ("醻", "酬"), ("矦", "侯"),
-    ("賔", "宾"), ("衆賓", "众宾"), ("釋獲者", "释获者"), ("説決拾", "说决拾"), ("\uF96F決拾", "说决拾"),
-    ("釈獲", "释获"), ("袒纁襦", "袒薰襦"), ("觶２", "觯2"),
-])
+
+@pytest.mark.parametrize(
+    "written, expected",
+    [
+        ("鄉射禮", "乡射礼"),
+        ("觶", "觯"),
+        ("賓", "宾"),
+        ("獲", "获"),
+        ("筭", "算"),
+        ("醻", "酬"),
+        ("矦", "侯"),
+        ("賔", "宾"),
+        ("衆賓", "众宾"),
+        ("釋獲者", "释获者"),
+        ("説決拾", "说决拾"),
+        ("\uf96f決拾", "说决拾"),
+        ("釈獲", "释获"),
+        ("袒纁襦", "袒薰襦"),
+        ("觶２", "觯2"),
+    ],
+)
 def test_words_fold_to_the_vocabulary(written: str, expected: str) -> None:
     assert fold(written) == expected
 
@@ -203,13 +227,16 @@ def test_every_traditional_form_of_the_vocabulary_folds_back() -> None:
 
 
 def test_checking_the_canonical_ceremony_does_not_load_opencc() -> None:
-    code = ("import sys; from pathlib import Path; from domain.parse import parse_file; "
-            f"parse_file(Path({str(CANONICAL)!r})); print('opencc' in sys.modules)")
+    code = (
+        "import sys; from pathlib import Path; from domain.parse import parse_file; "
+        f"parse_file(Path({str(CANONICAL)!r})); print('opencc' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 
 
 # -- aliases are unique, errors are in the user's script ------------------------------------------
+
 
 def test_colliding_aliases_are_a_load_error(tmp_path: Path) -> None:
     text = VOCABULARY_PATH.read_text(encoding="utf-8").replace('en = "guest"', 'en = "host"', 1)
@@ -236,11 +263,13 @@ def test_unknown_slug_suggests_slugs() -> None:
 
 # -- messages in English or Chinese ---------------------------------------------------------------
 
+
 def _cli(*args: str, env: dict[str, str] | None = None):
     from click.testing import CliRunner
 
     from xiangshe.reports.messages import set_language
     from xiangshe.verify import cli
+
     try:
         return CliRunner().invoke(cli, list(args), env=env, catch_exceptions=False)
     finally:
@@ -252,24 +281,26 @@ def test_check_text_in_chinese(how: str, monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.chdir(ROOT)
     path = "traces/violations/bu-guan-bu-shi.trace"
     english = _cli("check", path)
-    chinese = _cli("--lang", "zh", "check", path) if how == "option" else \
-        _cli("check", path, env={"XIANGSHE_LANG": "zh"})
+    chinese = (
+        _cli("--lang", "zh", "check", path) if how == "option" else _cli("check", path, env={"XIANGSHE_LANG": "zh"})
+    )
     assert english.exit_code == chinese.exit_code == 1
     assert f"{path}:40: error: " in english.stdout and "\n  why   " in english.stdout
     assert f"{path}:40: 错误: " in chinese.stdout
     for word in ("规则", "原文", "计分核查", "所从之说", "此前没有「"):
         assert word in chinese.stdout and word not in english.stdout, word
-    assert "理由" not in chinese.stdout          # the rule's English reading is not mixed in
+    assert "理由" not in chinese.stdout  # the rule's English reading is not mixed in
     assert "1 violation in 1 of 1 trace (26 events)" in english.stdout
     assert "1 处违例，共 1 份仪注中 1 份（26 个事件）" in chinese.stdout
-    assert "不贯不释" in chinese.stdout          # the rule and its quote are shown as written
+    assert "不贯不释" in chinese.stdout  # the rule and its quote are shown as written
 
 
 def test_json_is_not_translated(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)
     path = "traces/violations/bu-guan-bu-shi.trace"
-    assert _cli("--lang", "zh", "check", "--format", "json", path).stdout == \
-        _cli("check", "--format", "json", path).stdout
+    assert (
+        _cli("--lang", "zh", "check", "--format", "json", path).stdout == _cli("check", "--format", "json", path).stdout
+    )
 
 
 def test_bad_input_in_chinese(tmp_path: Path) -> None:

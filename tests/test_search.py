@@ -42,11 +42,23 @@ def test_counterexample_is_deterministic_from_run_to_run() -> None:
     import os
     import subprocess
     import sys
+
     root = Path(__file__).resolve().parents[1]
-    cmd = [sys.executable, "-m", "xiangshe", "counterexample", "xian-yong-jue-qi-ta-yong-zhi", "--depth", "6",
-           "--format", "json"]
-    a, b = (subprocess.run(cmd, cwd=root, capture_output=True, text=True,
-                           env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2"))
+    cmd = [
+        sys.executable,
+        "-m",
+        "xiangshe",
+        "counterexample",
+        "xian-yong-jue-qi-ta-yong-zhi",
+        "--depth",
+        "6",
+        "--format",
+        "json",
+    ]
+    a, b = (
+        subprocess.run(cmd, cwd=root, capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": seed}).stdout
+        for seed in ("1", "2")
+    )
     assert json.loads(a)["trace"] == json.loads(b)["trace"] and json.loads(a)["found"]
 
 
@@ -69,8 +81,9 @@ def test_candidates_breaking_other_rules_are_refined_until_only_the_rule_breaks(
     assert {r for r in found if not r.startswith("audit.")} == {"bai-xi"}
 
 
-def test_when_z3_gives_up_a_bundled_example_is_the_counterexample(monkeypatch: pytest.MonkeyPatch,
-                                                                   tmp_path: Path) -> None:
+def test_when_z3_gives_up_a_bundled_example_is_the_counterexample(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.setattr(search, "RLIMIT", 1)
     out = tmp_path / "cex.trace"
     result = invoke("counterexample", "bu-gu-bu-shi", "--depth", "4", "-o", str(out), "--format", "json")
@@ -90,8 +103,11 @@ def test_redundancy_reports_a_rule_implied_by_another() -> None:
     [rule] = find_rule("wu-jie")
     copy = dataclasses.replace(rule, id="wu-jie-copy")
     examples = {"wu-jie": [parse_file(Path(__file__).resolve().parents[1] / "traces/violations/wu-jie.trace")]}
-    items = {i.subject: i for i in check_redundancy([rule, copy], {}, examples, depth=3)
-             if i.subject in ("wu-jie", "wu-jie-copy")}
+    items = {
+        i.subject: i
+        for i in check_redundancy([rule, copy], {}, examples, depth=3)
+        if i.subject in ("wu-jie", "wu-jie-copy")
+    }
     assert set(items) == {"wu-jie", "wu-jie-copy"}
     for item in items.values():
         assert item.severity == "warning" and "implied" in item.message and "not a proof" in item.message
@@ -129,8 +145,13 @@ def test_redundancy_searches_in_worker_processes_as_in_one() -> None:
 
 def test_no_counterexample_up_to_k_is_reported_without_claiming_a_proof() -> None:
     # the machines already forbid draining a cup that lies in its basket
-    rule = parse_rule_block('id = "t"\nname = "测"\nquote = "不贯不释"\nkind = "absence"\n'
-                            'pattern = "* 卒爵 爵 obj.state=在篚"', "t.md", 1, (), vocabulary())
+    rule = parse_rule_block(
+        'id = "t"\nname = "测"\nquote = "不贯不释"\nkind = "absence"\npattern = "* 卒爵 爵 obj.state=在篚"',
+        "t.md",
+        1,
+        (),
+        vocabulary(),
+    )
     outcome = search.refute(rule, RULES, depth=3)
     assert isinstance(outcome, search.Exhausted) and outcome.depth == 3
 
@@ -152,11 +173,13 @@ def test_counterexample_of_an_unknown_rule_is_a_usage_error() -> None:
 
 def test_minimise_drops_what_the_counterexample_does_not_need() -> None:
     [rule] = find_rule("xian-yong-jue-qi-ta-yong-zhi")
-    text = ("fragment Φ05\ncast 主人 主人\ncast 宾 宾\ncast 众宾1 众宾\nphase Φ05\n宾 疑立 at=西阶上\n"
-            "主人 取 觯1 at=上篚\n主人 实 觯1 at=席前\n主人 献 觯1 to=宾 face=西北面\n")
+    text = (
+        "fragment Φ05\ncast 主人 主人\ncast 宾 宾\ncast 众宾1 众宾\nphase Φ05\n宾 疑立 at=西阶上\n"
+        "主人 取 觯1 at=上篚\n主人 实 觯1 at=席前\n主人 献 觯1 to=宾 face=西北面\n"
+    )
     small = search.minimise(text, rule, RULES)
     assert "face=" not in small and "众宾1" not in small
-    assert "宾 疑立" in small          # kept: without it R313 (宾西阶上疑立) would break too
+    assert "宾 疑立" in small  # kept: without it R313 (宾西阶上疑立) would break too
     assert {f.rule for f in check_trace(parse_lines(small, "m")).findings} == {rule.id}
 
 
@@ -170,8 +193,15 @@ def test_check_rules_passes_and_reports_json() -> None:
 
 def test_machine_checks_find_unreachable_and_trap_states() -> None:
     cite = TEXT.cite("不贯不释")
-    bad = Table("测", "ce", "", "t.toml", "甲", (Edge("取", "甲", "乙", cite, 1),
-                                                Edge("取", "丙", "甲", cite, 2)), objects=("爵",))
+    bad = Table(
+        "测",
+        "ce",
+        "",
+        "t.toml",
+        "甲",
+        (Edge("取", "甲", "乙", cite, 1), Edge("取", "丙", "甲", cite, 2)),
+        objects=("爵",),
+    )
     [item] = check_machines([bad])
     assert not item.ok and "unreachable: 丙" in item.message and "trap states" in item.message
 
@@ -180,6 +210,7 @@ def test_check_rules_sarif_validates_and_junit_parses() -> None:
     import xml.etree.ElementTree as ET
 
     import jsonschema
+
     root = Path(__file__).resolve().parents[1]
     schema = json.loads((root / "tests" / "schemas" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
     log = json.loads(invoke("check-rules", "--format", "sarif").output)
@@ -193,8 +224,20 @@ def test_query_holds_up_to_k_or_gives_a_counterexample(tmp_path: Path) -> None:
     held = invoke("query", "absence", "--pattern", "* 卒爵 爵 obj.state=在篚", "--depth", "4")
     assert held.exit_code == 0 and "not a proof" in held.output
     out = tmp_path / "q.trace"
-    broken = invoke("query", "precedence", "--first", "* 洗 爵|觯", "--then", "* 实 爵|觯", "--same", "obj",
-                    "--depth", "4", "-o", str(out))
+    broken = invoke(
+        "query",
+        "precedence",
+        "--first",
+        "* 洗 爵|觯",
+        "--then",
+        "* 实 爵|觯",
+        "--same",
+        "obj",
+        "--depth",
+        "4",
+        "-o",
+        str(out),
+    )
     assert broken.exit_code == 1 and "counterexample to the property" in broken.output
     assert any(e.act == "实" for e in parse_file(out))
 
@@ -217,6 +260,9 @@ def test_every_encoded_rule_has_a_counterexample(rule) -> None:
     else:
         assert isinstance(outcome, search.Unknown), f"{rule.id}: z3 says none up to 16 steps"
         root = Path(__file__).resolve().parents[1]
-        examples = [parse_file(p) for p in sorted((root / "traces" / "violations").glob(f"{rule.id}.*trace"))
-                    if p.name.split(".")[0] == rule.id]
+        examples = [
+            parse_file(p)
+            for p in sorted((root / "traces" / "violations").glob(f"{rule.id}.*trace"))
+            if p.name.split(".")[0] == rule.id
+        ]
         assert search.witness(rule, examples, RULES, None) is not None

@@ -30,8 +30,8 @@ CANONICAL = ROOT / "traces" / "canonical.trace"
 VIOLATION = ROOT / "traces" / "violations" / "bu-guan-bu-shi.trace"
 SARIF_SCHEMA = ROOT / "tests" / "schemas" / "sarif-schema-2.1.0.json"
 POSIX = pytest.mark.skipif(os.name != "posix", reason="pipes, FIFOs, ptys and /dev are POSIX")
-SHORT = "fragment\n主人 揖\n主人 拜 to=宾 n=2\n"      # a part of the ceremony, declared so
-BAD = "主人 揖\n主人 献爵 爵\n"             # line 2: unknown act
+SHORT = "fragment\n主人 揖\n主人 拜 to=宾 n=2\n"  # a part of the ceremony, declared so
+BAD = "主人 揖\n主人 献爵 爵\n"  # line 2: unknown act
 
 
 def run(*args: str, cwd: Path = ROOT, timeout: float = 120, **kwargs) -> subprocess.CompletedProcess:
@@ -40,8 +40,9 @@ def run(*args: str, cwd: Path = ROOT, timeout: float = 120, **kwargs) -> subproc
     if kwargs["stdin"] is None:
         del kwargs["stdin"]
     env = {k: v for k, v in os.environ.items() if k != "XIANGSHE_LANG"}
-    return subprocess.run([sys.executable, "-m", "xiangshe", *args], cwd=cwd, capture_output=True,
-                          timeout=timeout, env=env, **kwargs)
+    return subprocess.run(
+        [sys.executable, "-m", "xiangshe", *args], cwd=cwd, capture_output=True, timeout=timeout, env=env, **kwargs
+    )
 
 
 def invoke(*args: str, input: bytes | str | None = None):
@@ -56,19 +57,19 @@ CANONICAL_OK = f"ok: 1 trace, {N_CANONICAL} events, no violations".encode()
 
 @POSIX
 def test_no_file_and_stdin_at_dev_null_checks_the_canonical() -> None:
-    out = run("check")                                   # stdin=/dev/null, as CI runs it
+    out = run("check")  # stdin=/dev/null, as CI runs it
     assert out.returncode == 0 and CANONICAL_OK in out.stdout, out.stderr
 
 
 @POSIX
 def test_no_file_and_an_empty_closed_pipe_checks_the_canonical() -> None:
-    out = run("check", input=b"")                        # `true | xiangshe check`
+    out = run("check", input=b"")  # `true | xiangshe check`
     assert out.returncode == 0 and CANONICAL_OK in out.stdout, out.stderr
 
 
 @POSIX
 def test_no_file_and_stdin_closed_checks_the_canonical() -> None:
-    out = run("check", stdin=None, preexec_fn=lambda: os.close(0))     # `xiangshe check <&-`
+    out = run("check", stdin=None, preexec_fn=lambda: os.close(0))  # `xiangshe check <&-`
     assert out.returncode == 0 and CANONICAL_OK in out.stdout, out.stderr
 
 
@@ -85,7 +86,7 @@ def test_no_file_and_an_empty_file_on_stdin_checks_the_canonical(tmp_path: Path)
 def test_no_file_and_a_terminal_on_stdin_checks_the_canonical() -> None:
     master, slave = os.openpty()
     try:
-        out = run("check", stdin=slave)                   # the README's first command, typed
+        out = run("check", stdin=slave)  # the README's first command, typed
     finally:
         os.close(slave)
         os.close(master)
@@ -94,10 +95,9 @@ def test_no_file_and_a_terminal_on_stdin_checks_the_canonical() -> None:
 
 @POSIX
 def test_no_file_and_piped_data_is_refused_not_a_false_pass() -> None:
-    out = run("check", input=BAD.encode())               # `cat bad.trace | xiangshe check`
+    out = run("check", input=BAD.encode())  # `cat bad.trace | xiangshe check`
     assert out.returncode == 2, out.stdout
-    assert out.stderr.decode().startswith("error: standard input has data but no FILE was given; "
-                                          "to check it, pass -")
+    assert out.stderr.decode().startswith("error: standard input has data but no FILE was given; to check it, pass -")
     assert out.stdout == b""
 
 
@@ -106,7 +106,7 @@ def test_no_file_and_a_file_with_data_on_stdin_is_refused(tmp_path: Path) -> Non
     plan = tmp_path / "plan.trace"
     plan.write_text(BAD, encoding="utf-8")
     with plan.open("rb") as f:
-        out = run("check", stdin=f)                       # `xiangshe check < plan.trace`
+        out = run("check", stdin=f)  # `xiangshe check < plan.trace`
     assert out.returncode == 2 and b"pass -" in out.stderr and out.stdout == b""
 
 
@@ -119,23 +119,34 @@ def test_no_file_and_dev_zero_on_stdin_is_refused() -> None:
 
 @POSIX
 def test_no_file_and_an_open_silent_pipe_is_refused_after_a_wait() -> None:
-    proc = subprocess.Popen([sys.executable, "-m", "xiangshe", "check"], cwd=ROOT, stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "xiangshe", "check"],
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     try:
-        code = proc.wait(timeout=120)                    # the pipe stays open and says nothing
+        code = proc.wait(timeout=120)  # the pipe stays open and says nothing
         err = proc.stderr.read().decode()
     finally:
         proc.stdin.close()
         proc.stdout.close()
         proc.stderr.close()
     assert code == 2, err
-    assert err.startswith(f"error: standard input is an open pipe that sent nothing within "
-                          f"{sources.STDIN_WAIT:g} s"), err
+    assert err.startswith(f"error: standard input is an open pipe that sent nothing within {sources.STDIN_WAIT:g} s"), (
+        err
+    )
 
 
-@pytest.mark.parametrize(("stream", "expected"), [
-    (io.BytesIO(b""), "none"), (io.BytesIO(b"x"), "data"), (None, None),
-])
+@pytest.mark.parametrize(
+    ("stream", "expected"),
+    [
+        (io.BytesIO(b""), "none"),
+        (io.BytesIO(b"x"), "data"),
+        (None, None),
+    ],
+)
 def test_stdin_state_of_in_memory_streams(monkeypatch: pytest.MonkeyPatch, stream, expected) -> None:
     if stream is None:
         monkeypatch.setattr(sys, "stdin", None)
@@ -151,6 +162,7 @@ def test_cli_runner_without_input_still_checks_the_canonical() -> None:
 
 # -- `-`: standard input as a FILE --------------------------------------------------------------
 
+
 @POSIX
 def test_dash_reads_a_pipe_and_names_it() -> None:
     out = run("check", "-", "--format", "json", input=VIOLATION.read_bytes())
@@ -164,24 +176,27 @@ def test_dash_reads_a_pipe_and_names_it() -> None:
 
 @pytest.mark.parametrize("fmt", STDIN_FORMATS)
 def test_dash_reads_each_format(fmt: str) -> None:
-    text = {"trace": SHORT,
-            "jsonl": '{"fragment": ""}\n{"actor": "主人", "act": "揖"}\n{"actor": "主人", "act": "拜", "to": "宾", "n": "2"}\n',
-            "json": '[{"fragment": ""}, {"actor": "主人", "act": "揖"},\n {"actor": "主人", "act": "拜", "to": "宾", "n": 2}]\n',
-            "yaml": "- {fragment: ''}\n- {actor: 主人, act: 揖}\n- {actor: 主人, act: 拜, to: 宾, n: 2}\n"}[fmt]
+    text = {
+        "trace": SHORT,
+        "jsonl": '{"fragment": ""}\n{"actor": "主人", "act": "揖"}\n{"actor": "主人", "act": "拜", "to": "宾", "n": "2"}\n',
+        "json": '[{"fragment": ""}, {"actor": "主人", "act": "揖"},\n {"actor": "主人", "act": "拜", "to": "宾", "n": 2}]\n',
+        "yaml": "- {fragment: ''}\n- {actor: 主人, act: 揖}\n- {actor: 主人, act: 拜, to: 宾, n: 2}\n",
+    }[fmt]
     result = invoke("check", "-", "--stdin-format", fmt, input=text)
     assert result.exit_code == 0 and "ok: 1 trace, 2 events" in result.stdout, result.output
-    wrong = "trace" if fmt != "trace" else "json"              # the format says how to read it
+    wrong = "trace" if fmt != "trace" else "json"  # the format says how to read it
     assert invoke("check", "-", "--stdin-format", wrong, input=text).exit_code == 2
 
 
-@pytest.mark.parametrize(("name", "ok"), [("plan.yaml", True), ("plan.YML", True), ("plan.trace", False),
-                                          ("plan.txt", False)])
+@pytest.mark.parametrize(
+    ("name", "ok"), [("plan.yaml", True), ("plan.YML", True), ("plan.trace", False), ("plan.txt", False)]
+)
 def test_dash_format_follows_the_stdin_filename(name: str, ok: bool) -> None:
     """Without --stdin-format, a staging suffix of --stdin-filename chooses the reader, else trace."""
     result = invoke("check", "-", "--stdin-filename", name, input="- {fragment: ''}\n- {actor: 主人, act: 揖}\n")
     assert result.exit_code == (0 if ok else 2), result.output
     if not ok:
-        assert result.stderr.startswith(f"{name}:1: error: unknown person -")   # read as a .trace
+        assert result.stderr.startswith(f"{name}:1: error: unknown person -")  # read as a .trace
 
 
 def test_stdin_format_wins_over_the_stdin_filename() -> None:
@@ -190,8 +205,7 @@ def test_stdin_format_wins_over_the_stdin_filename() -> None:
 
 
 def test_dash_among_files_keeps_its_place() -> None:
-    result = invoke("check", "--format", "json", str(VIOLATION.relative_to(ROOT)), "-",
-                    str(CANONICAL), input=SHORT)
+    result = invoke("check", "--format", "json", str(VIOLATION.relative_to(ROOT)), "-", str(CANONICAL), input=SHORT)
     paths = [t["path"] for t in json.loads(result.stdout)["traces"]]
     assert paths[1] == "<stdin>" and len(paths) == 3
 
@@ -221,12 +235,17 @@ def test_a_pipe_past_the_limit_is_refused_after_reading_at_most_the_limit() -> N
         "        sys.stdout.buffer.write(chunk); sys.stdout.buffer.flush(); total += len(chunk)\n"
         "except BrokenPipeError:\n"
         "    pass\n"
-        "sys.stderr.write(str(total)); sys.stderr.flush(); os._exit(0)\n")
-    writer = subprocess.Popen([sys.executable, "-c", writer_code], stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE)
-    reader = subprocess.Popen([sys.executable, "-m", "xiangshe", "check", "-"], cwd=ROOT,
-                              stdin=writer.stdout, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    writer.stdout.close()                                # only the reader holds the pipe's read end
+        "sys.stderr.write(str(total)); sys.stderr.flush(); os._exit(0)\n"
+    )
+    writer = subprocess.Popen([sys.executable, "-c", writer_code], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    reader = subprocess.Popen(
+        [sys.executable, "-m", "xiangshe", "check", "-"],
+        cwd=ROOT,
+        stdin=writer.stdout,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    writer.stdout.close()  # only the reader holds the pipe's read end
     out, err = reader.communicate(timeout=120)
     _, written = writer.communicate(timeout=120)
     assert reader.returncode == 2, err[:300]
@@ -299,8 +318,7 @@ def test_a_fifo_is_read_and_a_fifo_past_the_limit_refused(tmp_path: Path) -> Non
     mib = 1 << 20
     chunk = (b"#" * 1023 + b"\n") * 1024
     done.clear()
-    feeder = threading.Thread(target=_feed_fifo, args=(fifo, [chunk] * (MAX_BYTES // mib + 16), done),
-                              daemon=True)
+    feeder = threading.Thread(target=_feed_fifo, args=(fifo, [chunk] * (MAX_BYTES // mib + 16), done), daemon=True)
     feeder.start()
     out = run("check", str(fifo), timeout=120)
     feeder.join(60)
@@ -313,7 +331,10 @@ def test_dash_with_stdin_closed_is_bad_input_in_its_place() -> None:
     out = run("check", "-", str(CANONICAL), stdin=None, preexec_fn=lambda: os.close(0))
     assert out.returncode == 2, out.stderr
     assert out.stderr.startswith(b"<stdin>: error: cannot read: standard input is closed")
-    assert f"bad input: 1 of 2 traces could not be read; the other 1: no violations ({N_CANONICAL} events)".encode() in out.stdout
+    assert (
+        f"bad input: 1 of 2 traces could not be read; the other 1: no violations ({N_CANONICAL} events)".encode()
+        in out.stdout
+    )
 
 
 def test_dash_twice_and_stdin_options_without_dash_are_refused() -> None:
@@ -323,22 +344,22 @@ def test_dash_twice_and_stdin_options_without_dash_are_refused() -> None:
 
 # -- report - ------------------------------------------------------------------------------------
 
+
 def test_report_reads_standard_input(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
-    result = CliRunner().invoke(cli, ["report", "-", "--stdin-filename", "plans/b.trace"],
-                                input=VIOLATION.read_bytes())
+    result = CliRunner().invoke(cli, ["report", "-", "--stdin-filename", "plans/b.trace"], input=VIOLATION.read_bytes())
     assert result.exit_code == 1, result.output
     page = (tmp_path / "reports" / "b.html").read_text(encoding="utf-8")
     assert "plans/b.trace" in page
-    result = CliRunner().invoke(cli, ["report", "-", "--stdin-format", "json"],
-                                input='[{"fragment": ""}, {"actor": "主人", "act": "揖"}]')
+    result = CliRunner().invoke(
+        cli, ["report", "-", "--stdin-format", "json"], input='[{"fragment": ""}, {"actor": "主人", "act": "揖"}]'
+    )
     assert result.exit_code == 0 and (tmp_path / "reports" / "stdin.html").exists(), result.output
     bad = CliRunner().invoke(cli, ["report", "-"], input=BAD)
     assert bad.exit_code == 2 and bad.stderr.startswith("<stdin>:2: error: unknown act 献爵")
 
 
-def test_report_refuses_a_directory_and_an_unknown_suffix(tmp_path: Path,
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_report_refuses_a_directory_and_an_unknown_suffix(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "plans").mkdir()
     (tmp_path / "plan.toml").write_text(SHORT, encoding="utf-8")
@@ -351,6 +372,7 @@ def test_report_refuses_a_directory_and_an_unknown_suffix(tmp_path: Path,
 
 # -- directories -----------------------------------------------------------------------------------
 
+
 def _tree(root: Path, files: dict[str, str | bytes]) -> None:
     for name, data in files.items():
         path = root / name
@@ -358,34 +380,46 @@ def _tree(root: Path, files: dict[str, str | bytes]) -> None:
         path.write_bytes(data if isinstance(data, bytes) else data.encode("utf-8"))
 
 
-def test_a_directory_is_every_staging_below_it_sorted_hidden_skipped(tmp_path: Path,
-                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_directory_is_every_staging_below_it_sorted_hidden_skipped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
-    _tree(tmp_path, {
-        "plans/b.trace": SHORT,
-        "plans/a/z.JSON": '[{"fragment": ""}, {"actor": "主人", "act": "揖"}]',
-        "plans/a/y.yaml": "- {fragment: ''}\n- {actor: 主人, act: 揖}\n",
-        "plans/a/deep/x.jsonl": '{"fragment": ""}\n{"actor": "主人", "act": "揖"}\n',
-        "plans/c.yml": "- {fragment: ''}\n- {actor: 主人, act: 揖}\n",
-        "plans/.hidden/bad.trace": BAD, "plans/.draft.trace": BAD,       # hidden: skipped
-        "plans/notes.txt": "not a staging", "plans/c.toml": "x",          # other suffixes: skipped
-    })
+    _tree(
+        tmp_path,
+        {
+            "plans/b.trace": SHORT,
+            "plans/a/z.JSON": '[{"fragment": ""}, {"actor": "主人", "act": "揖"}]',
+            "plans/a/y.yaml": "- {fragment: ''}\n- {actor: 主人, act: 揖}\n",
+            "plans/a/deep/x.jsonl": '{"fragment": ""}\n{"actor": "主人", "act": "揖"}\n',
+            "plans/c.yml": "- {fragment: ''}\n- {actor: 主人, act: 揖}\n",
+            "plans/.hidden/bad.trace": BAD,
+            "plans/.draft.trace": BAD,  # hidden: skipped
+            "plans/notes.txt": "not a staging",
+            "plans/c.toml": "x",  # other suffixes: skipped
+        },
+    )
     result = invoke("check", "--format", "json", "plans")
     assert result.exit_code == 0, result.output
     paths = [t["path"] for t in json.loads(result.stdout)["traces"]]
     assert paths == ["plans/a/deep/x.jsonl", "plans/a/y.yaml", "plans/a/z.JSON", "plans/b.trace", "plans/c.yml"]
-    both = invoke("check", "--format", "json", "plans/b.trace", "plans", "./plans/a")   # each file once
-    assert [t["path"] for t in json.loads(both.stdout)["traces"]] == \
-        ["plans/b.trace", "plans/a/deep/x.jsonl", "plans/a/y.yaml", "plans/a/z.JSON", "plans/c.yml"]
-    hidden_root = invoke("check", "--format", "json", "plans/.hidden")   # named, a hidden dir is read
+    both = invoke("check", "--format", "json", "plans/b.trace", "plans", "./plans/a")  # each file once
+    assert [t["path"] for t in json.loads(both.stdout)["traces"]] == [
+        "plans/b.trace",
+        "plans/a/deep/x.jsonl",
+        "plans/a/y.yaml",
+        "plans/a/z.JSON",
+        "plans/c.yml",
+    ]
+    hidden_root = invoke("check", "--format", "json", "plans/.hidden")  # named, a hidden dir is read
     assert [t["path"] for t in json.loads(hidden_root.stdout)["traces"]] == ["plans/.hidden/bad.trace"]
     assert hidden_root.exit_code == 2
 
 
 def test_a_directory_with_a_bad_file_checks_the_others(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
-    _tree(tmp_path, {"plans/a.trace": SHORT, "plans/b.trace": BAD,
-                     "plans/c.trace": VIOLATION.read_text(encoding="utf-8")})
+    _tree(
+        tmp_path, {"plans/a.trace": SHORT, "plans/b.trace": BAD, "plans/c.trace": VIOLATION.read_text(encoding="utf-8")}
+    )
     result = invoke("check", "plans")
     assert result.exit_code == 2
     assert result.stderr.startswith("plans/b.trace:2: error: unknown act 献爵")
@@ -407,29 +441,36 @@ def test_an_unreadable_directory_is_bad_input(tmp_path: Path, monkeypatch: pytes
 
 # -- one bad file never hides the others, in every format ---------------------------------------------
 
+
 @pytest.fixture
 def mix(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """A good staging, a violating one, one that cannot be read (line 2), a missing one, one of an
     unknown type — in that order."""
     monkeypatch.chdir(tmp_path)
-    _tree(tmp_path, {"good.yaml": "- {fragment: ''}\n- {actor: 主人, act: 揖}\n",
-                     "violating.trace": VIOLATION.read_text(encoding="utf-8"),
-                     "bad.json": '[{"actor": "主人", "act": "揖"},\n {"actor": "主人", "act": "献爵"}]',
-                     "plan.toml": SHORT})
+    _tree(
+        tmp_path,
+        {
+            "good.yaml": "- {fragment: ''}\n- {actor: 主人, act: 揖}\n",
+            "violating.trace": VIOLATION.read_text(encoding="utf-8"),
+            "bad.json": '[{"actor": "主人", "act": "揖"},\n {"actor": "主人", "act": "献爵"}]',
+            "plan.toml": SHORT,
+        },
+    )
     return ["good.yaml", "violating.trace", "bad.json", "missing.trace", "plan.toml"]
 
 
 def test_mix_in_text(mix: list[str]) -> None:
     result = invoke("check", *mix)
-    assert result.exit_code == 2                                     # bad input wins over violations
+    assert result.exit_code == 2  # bad input wins over violations
     err = result.stderr.splitlines()
     assert err[0] == "bad.json:2: error: unknown act 献爵"
     assert "missing.trace: error: no such file" in err
     assert any(line.startswith("plan.toml: error: unknown file type .toml") for line in err)
-    assert "violating.trace:40: error: " in result.stdout            # the others are still checked
+    assert "violating.trace:40: error: " in result.stdout  # the others are still checked
     events = 1 + len(parse_file(VIOLATION).events)
-    assert (f"bad input: 3 of 5 traces could not be read; the other 2: 1 violation in 1 ({events} events)"
-            in result.stdout)
+    assert (
+        f"bad input: 3 of 5 traces could not be read; the other 2: 1 violation in 1 ({events} events)" in result.stdout
+    )
     assert result.output.index("bad.json:2: error") < result.output.index("violating.trace:40")
 
 
@@ -454,10 +495,31 @@ def test_mix_in_json(mix: list[str]) -> None:
 
 
 def test_the_check_schema_rejects_a_bad_entry_that_claims_ok() -> None:
-    doc = {"traces": [{"path": "a.trace", "ok": True, "events": 0, "violations": [], "scoring": [],
-                       "suppressed": [], "not_applied": [], "causes": 0, "scope": None, "error": "a.trace: error: no such file",
-                       "input_errors": [{"path": "a.trace", "line": None, "message": "no such file",
-                                         "hint": None, "text": "a.trace: error: no such file"}]}]}
+    doc = {
+        "traces": [
+            {
+                "path": "a.trace",
+                "ok": True,
+                "events": 0,
+                "violations": [],
+                "scoring": [],
+                "suppressed": [],
+                "not_applied": [],
+                "causes": 0,
+                "scope": None,
+                "error": "a.trace: error: no such file",
+                "input_errors": [
+                    {
+                        "path": "a.trace",
+                        "line": None,
+                        "message": "no such file",
+                        "hint": None,
+                        "text": "a.trace: error: no such file",
+                    }
+                ],
+            }
+        ]
+    }
     validator = jsonschema.Draft202012Validator(schemas.load("check"))
     assert list(validator.iter_errors(doc))
     doc["traces"][0]["ok"] = False
@@ -476,8 +538,11 @@ def test_mix_in_sarif(mix: list[str]) -> None:
     [run_] = log["runs"]
     rules = run_["tool"]["driver"]["rules"]
     inputs = [r for r in run_["results"] if r["ruleId"] == "input-error"]
-    assert [r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in inputs] == \
-        ["bad.json", "missing.trace", "plan.toml"]
+    assert [r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in inputs] == [
+        "bad.json",
+        "missing.trace",
+        "plan.toml",
+    ]
     first = inputs[0]
     assert first["level"] == "error" and first["message"]["text"].startswith("unknown act 献爵")
     assert first["locations"][0]["physicalLocation"]["region"] == {"startLine": 2}
@@ -519,6 +584,7 @@ def test_mix_in_chinese(mix: list[str]) -> None:
 
 # -- the pieces agree ------------------------------------------------------------------------------
 
+
 def test_stdin_formats_are_the_readers() -> None:
     assert tuple(READERS) == STDIN_FORMATS == sources.FORMATS
     assert set(sources.SUFFIXES.values()) == set(READERS)
@@ -528,8 +594,12 @@ def test_the_pre_commit_hook_selects_every_suffix_the_reader_knows() -> None:
     import re
 
     import yaml
-    hook = next(h for h in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
-                if h["id"] == "xiangshe-check")
+
+    hook = next(
+        h
+        for h in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+        if h["id"] == "xiangshe-check"
+    )
     for suffix in sources.SUFFIXES:
         for name in (f"plans/a{suffix}", f"plans/a{suffix.upper()}"):
             assert re.search(hook["files"], name), name
@@ -549,9 +619,19 @@ def test_docs_name_every_suffix_and_the_stdin_options() -> None:
 def test_cat_bad_trace_pipe_check_is_no_longer_a_false_pass(tmp_path: Path) -> None:
     """The issue as reported: `cat bad.trace | xiangshe check` checked the canonical and said ok."""
     (tmp_path / "bad.trace").write_text(BAD, encoding="utf-8")
-    out = subprocess.run(["sh", "-c", f'cat bad.trace | "{sys.executable}" -m xiangshe check'],
-                         cwd=tmp_path, capture_output=True, timeout=120, stdin=subprocess.DEVNULL)
+    out = subprocess.run(
+        ["sh", "-c", f'cat bad.trace | "{sys.executable}" -m xiangshe check'],
+        cwd=tmp_path,
+        capture_output=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+    )
     assert out.returncode == 2 and b"pass -" in out.stderr
-    dash = subprocess.run(["sh", "-c", f'cat bad.trace | "{sys.executable}" -m xiangshe check -'],
-                          cwd=tmp_path, capture_output=True, timeout=120, stdin=subprocess.DEVNULL)
+    dash = subprocess.run(
+        ["sh", "-c", f'cat bad.trace | "{sys.executable}" -m xiangshe check -'],
+        cwd=tmp_path,
+        capture_output=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+    )
     assert dash.returncode == 2 and dash.stderr.startswith(b"<stdin>:2: error: unknown act")

@@ -23,8 +23,7 @@ pair 下耦 上射=丙 下射=丁
 
 
 def rule(body: str):
-    return parse_rule_block('id = "t"\nname = "测"\nquote = "不贯不释"\n' + body, "t.md", 1, (),
-                            vocabulary())
+    return parse_rule_block('id = "t"\nname = "测"\nquote = "不贯不释"\n' + body, "t.md", 1, (), vocabulary())
 
 
 def verdict(r, lines: list[str]) -> list[int]:
@@ -36,17 +35,23 @@ def verdict(r, lines: list[str]) -> list[int]:
     return py
 
 
-NO_PIERCE = rule('kind = "precedence"\nfirst = "* 射 矢 result=中正"\nthen = "释获者 释获 算"\n'
-                 'same = { for = "actor", arrow = "arrow" }')
+NO_PIERCE = rule(
+    'kind = "precedence"\nfirst = "* 射 矢 result=中正"\nthen = "释获者 释获 算"\n'
+    'same = { for = "actor", arrow = "arrow" }'
+)
 
 
-@pytest.mark.parametrize(("lines", "expected"), [
-    (["phase Φ27", "甲 射 矢 arrow=1 result=中正", "释获者 释获 算 for=甲 arrow=1 side=右"], []),
-    (["phase Φ27", "甲 射 矢 arrow=1 result=中侯", "释获者 释获 算 for=甲 arrow=1 side=右"], [1]),
-    (["phase Φ27", "甲 射 矢 arrow=2 result=中正", "释获者 释获 算 for=甲 arrow=1 side=右"], [1]),
-    (["phase Φ27", "乙 射 矢 arrow=1 result=中正", "释获者 释获 算 for=甲 arrow=1 side=右"], [1]),
-    (["phase Φ27", "释获者 释获 算 for=甲 arrow=1 side=右", "甲 射 矢 arrow=1 result=中正"], [0]),
-], ids=["pierced", "not-pierced", "other-arrow", "other-shooter", "tally-first"])
+@pytest.mark.parametrize(
+    ("lines", "expected"),
+    [
+        (["phase Φ27", "甲 射 矢 arrow=1 result=中正", "释获者 释获 算 for=甲 arrow=1 side=右"], []),
+        (["phase Φ27", "甲 射 矢 arrow=1 result=中侯", "释获者 释获 算 for=甲 arrow=1 side=右"], [1]),
+        (["phase Φ27", "甲 射 矢 arrow=2 result=中正", "释获者 释获 算 for=甲 arrow=1 side=右"], [1]),
+        (["phase Φ27", "乙 射 矢 arrow=1 result=中正", "释获者 释获 算 for=甲 arrow=1 side=右"], [1]),
+        (["phase Φ27", "释获者 释获 算 for=甲 arrow=1 side=右", "甲 射 矢 arrow=1 result=中正"], [0]),
+    ],
+    ids=["pierced", "not-pierced", "other-arrow", "other-shooter", "tally-first"],
+)
 def test_precedence_with_correlation(lines: list[str], expected: list[int]) -> None:
     assert verdict(NO_PIERCE, lines) == expected
 
@@ -82,24 +87,23 @@ def test_at_most() -> None:
     assert verdict(r, ["甲 射 矢", "甲 射 矢", "甲 射 矢"]) == [2]
 
 
-@pytest.mark.parametrize(("op", "n", "shots", "ok"), [
-    ("==", 2, 2, True), ("==", 2, 1, False), (">=", 2, 3, True), ("<=", 1, 2, False)])
+@pytest.mark.parametrize(
+    ("op", "n", "shots", "ok"), [("==", 2, 2, True), ("==", 2, 1, False), (">=", 2, 3, True), ("<=", 1, 2, False)]
+)
 def test_count_before(op: str, n: int, shots: int, ok: bool) -> None:
-    r = rule(f'kind = "count_before"\nfirst = "* 射 矢"\nthen = "* 释弓"\nop = "{op}"\nn = {n}\n'
-             'same = ["actor"]')
+    r = rule(f'kind = "count_before"\nfirst = "* 射 矢"\nthen = "* 释弓"\nop = "{op}"\nn = {n}\nsame = ["actor"]')
     lines = ["乙 射 矢"] + ["甲 射 矢"] * shots + ["甲 释弓"]
     assert verdict(r, lines) == ([] if ok else [shots + 1])
 
 
 def test_absence_between() -> None:
-    r = rule('kind = "absence_between"\nafter = "* 卒觯 觯"\nforbid = "* 洗 觯"\n'
-             'then = "* 实 觯"\nsame = ["obj"]')
+    r = rule('kind = "absence_between"\nafter = "* 卒觯 觯"\nforbid = "* 洗 觯"\nthen = "* 实 觯"\nsame = ["obj"]')
     assert verdict(r, ["宾 卒觯 觯", "宾 实 觯"]) == []
-    assert verdict(r, ["宾 卒觯 觯", "宾 洗 觯", "宾 实 觯"]) == [1]          # at the wash, the fault
-    assert verdict(r, ["宾 卒觯 觯", "宾 洗 觯2", "宾 实 觯"]) == []           # another cup
-    assert verdict(r, ["宾 洗 觯", "宾 卒觯 觯", "宾 实 觯"]) == []            # washed before draining
+    assert verdict(r, ["宾 卒觯 觯", "宾 洗 觯", "宾 实 觯"]) == [1]  # at the wash, the fault
+    assert verdict(r, ["宾 卒觯 觯", "宾 洗 觯2", "宾 实 觯"]) == []  # another cup
+    assert verdict(r, ["宾 洗 觯", "宾 卒觯 觯", "宾 实 觯"]) == []  # washed before draining
     assert verdict(r, ["宾 卒觯 觯", "宾 洗 觯", "宾 卒觯 觯", "宾 实 觯"]) == []  # reset by a later drain
-    assert verdict(r, ["宾 洗 觯", "宾 实 觯"]) == []                        # never drained
+    assert verdict(r, ["宾 洗 觯", "宾 实 觯"]) == []  # never drained
     # each wash of a window once, however many refills close over it
     assert verdict(r, ["宾 卒觯 觯", "宾 洗 觯", "宾 实 觯", "宾 实 觯"]) == [1]
     assert verdict(r, ["宾 卒觯 觯", "宾 洗 觯", "宾 洗 觯", "宾 实 觯"]) == [1, 2]
@@ -107,8 +111,7 @@ def test_absence_between() -> None:
 
 
 def test_alternate_within_pairs() -> None:
-    r = rule('kind = "alternate"\na = "* 射 矢 actor.side=上射"\nb = "* 射 矢 actor.side=下射"\n'
-             'same = ["actor.pair"]')
+    r = rule('kind = "alternate"\na = "* 射 矢 actor.side=上射"\nb = "* 射 矢 actor.side=下射"\nsame = ["actor.pair"]')
     assert verdict(r, ["甲 射 矢", "丙 射 矢", "乙 射 矢", "丁 射 矢", "甲 射 矢"]) == []
     assert verdict(r, ["甲 射 矢", "甲 射 矢"]) == [1]
     assert verdict(r, ["乙 射 矢"]) == [0]
@@ -127,8 +130,7 @@ def test_pair_and_cast_rules() -> None:
 
 
 def test_check_reports_rule_findings_with_lines() -> None:
-    trace = parse_lines(CAST + "phase Φ27\n甲 射 矢 arrow=1 result=不中\n释获者 释获 算 for=甲 arrow=1\n",
-                        "t.trace")
+    trace = parse_lines(CAST + "phase Φ27\n甲 射 矢 arrow=1 result=不中\n释获者 释获 算 for=甲 arrow=1\n", "t.trace")
     r = NO_PIERCE
     [f] = [f for f in check_trace(trace, [r]).findings if f.rule == "t"]
     assert (f.event, f.line, f.citation.line) == (1, 9, 134)

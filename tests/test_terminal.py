@@ -18,8 +18,7 @@ from xiangshe.verify import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 BAD = "traces/violations/bu-guan-bu-shi.trace"
-MANY_FILES = [str(p.relative_to(ROOT)) for p in sorted((ROOT / "traces" / "violations").glob("*.trace"))
-              ][:MANY + 2]
+MANY_FILES = [str(p.relative_to(ROOT)) for p in sorted((ROOT / "traces" / "violations").glob("*.trace"))][: MANY + 2]
 ESC = "\x1b["
 
 
@@ -44,7 +43,7 @@ def under_tty(args: list[str], stream: str, env: dict | None = None) -> tuple[in
     try:
         while chunk := os.read(master, 65536):
             chunks.append(chunk)
-    except OSError:          # EIO: the terminal's other end is closed
+    except OSError:  # EIO: the terminal's other end is closed
         pass
     os.close(master)
     piped = proc.stderr if stream == "stdout" else proc.stdout
@@ -52,6 +51,7 @@ def under_tty(args: list[str], stream: str, env: dict | None = None) -> tuple[in
 
 
 # -- colour ------------------------------------------------------------------------------------
+
 
 def test_piped_output_has_no_colour() -> None:
     result = invoke("check", BAD)
@@ -61,14 +61,15 @@ def test_piped_output_has_no_colour() -> None:
 
 def test_color_forces_colour_and_no_color_removes_it() -> None:
     coloured = invoke("check", BAD, "--color").stdout
-    assert f"{ESC}31m" in coloured and f"{ESC}0m" in coloured      # error in red
+    assert f"{ESC}31m" in coloured and f"{ESC}0m" in coloured  # error in red
     assert ESC not in invoke("check", BAD, "--no-color").stdout
     ok = invoke("check", "--color").stdout
-    assert f"{ESC}32m" in ok and "ok: 1 trace" in ok                # ok in green
+    assert f"{ESC}32m" in ok and "ok: 1 trace" in ok  # ok in green
 
 
 def test_colour_changes_nothing_but_the_escapes() -> None:
     import re
+
     plain = invoke("check", BAD, "--scoring").stdout
     coloured = invoke("check", BAD, "--scoring", "--color").stdout
     assert re.sub(r"\x1b\[[0-9;]*m", "", coloured) == plain
@@ -88,6 +89,7 @@ def test_a_terminal_gets_colour_unless_no_color() -> None:
 
 # -- progress ----------------------------------------------------------------------------------
 
+
 def test_no_progress_on_a_non_terminal() -> None:
     result = invoke("check", *MANY_FILES)
     assert result.exit_code == 1 and result.stderr == ""
@@ -97,7 +99,7 @@ def test_a_terminal_gets_a_bar_for_many_files() -> None:
     code, tty, piped = under_tty(["check", *MANY_FILES], "stderr")
     assert code == 1
     assert f"[{'#' * 10}" in tty and f"{len(MANY_FILES)}/{len(MANY_FILES)}" in tty
-    assert ESC not in piped and "[#" not in piped                  # stdout stays clean
+    assert ESC not in piped and "[#" not in piped  # stdout stays clean
 
 
 def test_few_files_get_no_bar_unless_forced() -> None:

@@ -14,7 +14,7 @@ def test_text_is_the_vendored_edition() -> None:
 
 
 def test_quote_across_a_line_break_is_found() -> None:
-    c = TEXT.cite("主人坐奠爵于篚")          # runs across lines 15 and 16
+    c = TEXT.cite("主人坐奠爵于篚")  # runs across lines 15 and 16
     assert (c.line, c.end_line) == (15, 16)
 
 

@@ -48,12 +48,15 @@ def test_an_allowed_triggered_rule_is_a_stale_entry():
     assert not item.ok and item.severity == "error" and "remove the entry" in item.message
 
 
-@pytest.mark.parametrize("text, error", [
-    ('[[allow]]\nrule = "no-such-rule"\nreason = "x"\n', "no rule 'no-such-rule'"),
-    (f'[[allow]]\nrule = "{VACUOUS}"\n', "write rule ="),
-    (f'[[allow]]\nrule = "{VACUOUS}"\nreason = "x"\n[[allow]]\nrule = "{VACUOUS}"\nreason = "y"\n', "twice"),
-    ('[allowed]\nx = 1\n', "unknown table"),
-])
+@pytest.mark.parametrize(
+    "text, error",
+    [
+        ('[[allow]]\nrule = "no-such-rule"\nreason = "x"\n', "no rule 'no-such-rule'"),
+        (f'[[allow]]\nrule = "{VACUOUS}"\n', "write rule ="),
+        (f'[[allow]]\nrule = "{VACUOUS}"\nreason = "x"\n[[allow]]\nrule = "{VACUOUS}"\nreason = "y"\n', "twice"),
+        ('[allowed]\nx = 1\n', "unknown table"),
+    ],
+)
 def test_the_loader_refuses_a_bad_entry(tmp_path: Path, text: str, error: str):
     path = tmp_path / "vacuity.toml"
     path.write_text(text, encoding="utf-8")

@@ -15,7 +15,7 @@ from xiangshe.domain.vocabulary import PERSON_KEYS, vocabulary
 ROOT = Path(__file__).resolve().parents[1]
 CANONICAL_PATH = ROOT / "traces" / "canonical.trace"
 
-Line = tuple[str | None, str]          # (phase, event line)
+Line = tuple[str | None, str]  # (phase, event line)
 
 
 def canonical() -> Trace:
@@ -23,8 +23,9 @@ def canonical() -> Trace:
 
 
 def cast_header(trace: Trace) -> str:
-    return "\n".join(line for line in trace.source_lines
-                     if line.split("#")[0].split()[:1] in (["cast"], ["pair"])) + "\n"
+    return (
+        "\n".join(line for line in trace.source_lines if line.split("#")[0].split()[:1] in (["cast"], ["pair"])) + "\n"
+    )
 
 
 def canonical_lines(trace: Trace) -> list[Line]:
@@ -51,8 +52,9 @@ def _focus(names: list[str], focus: frozenset[str], rng: random.Random) -> list[
     return near if near and rng.random() < 0.8 else names
 
 
-def from_pattern(p: Pattern, trace: Trace, rng: random.Random, faithful: float = 0.85,
-                 focus: frozenset[str] = frozenset()) -> Line | None:
+def from_pattern(
+    p: Pattern, trace: Trace, rng: random.Random, faithful: float = 0.85, focus: frozenset[str] = frozenset()
+) -> Line | None:
     """An event line that matches `p` (usually) — or misses it on one condition (sometimes)."""
     vocab = vocabulary()
     persons = trace.cast.persons
@@ -87,8 +89,7 @@ def from_pattern(p: Pattern, trace: Trace, rng: random.Random, faithful: float =
     for key, c in conds.items():
         wanted = rng.random() < faithful
         if key in PERSON_KEYS:
-            who = [n for n, q in persons.items() if (q.role in c.values) == (wanted != c.negate)
-                   and ok_person(n, key)]
+            who = [n for n, q in persons.items() if (q.role in c.values) == (wanted != c.negate) and ok_person(n, key)]
             if who:
                 parts.append(f"{key}={_pick(rng, _focus(who, focus, rng))}")
         elif key == "at" or key in vocab.attributes:
@@ -97,7 +98,7 @@ def from_pattern(p: Pattern, trace: Trace, rng: random.Random, faithful: float =
             v = _pick(rng, pool)
             if v is not None:
                 parts.append(f"{key}={v}")
-    for key in ("to", "for", "arrow"):     # correlations read these: give them values often
+    for key in ("to", "for", "arrow"):  # correlations read these: give them values often
         if not any(w.startswith(key + "=") for w in parts) and rng.random() < 0.5:
             if key == "arrow":
                 parts.append(f"arrow={rng.randint(1, 2)}")
@@ -152,16 +153,19 @@ def random_header(trace: Trace, rng: random.Random) -> str:
     persons = [p for p in trace.cast.persons.values() if p.line is not None]
     lines = [f"cast {p.name} {p.role}" for p in persons] + ["cast 君 君"]
     names = [p.name for p in persons] + ["君"]
-    shooters = [n for n in names if trace.cast.persons.get(n) is None or
-                trace.cast.persons[n].role in ("主人", "宾", "大夫", "众宾", "弟子", "君")]
+    shooters = [
+        n
+        for n in names
+        if trace.cast.persons.get(n) is None
+        or trace.cast.persons[n].role in ("主人", "宾", "大夫", "众宾", "弟子", "君")
+    ]
     rng.shuffle(shooters)
     for i in range(0, min(len(shooters) - 1, 2 * rng.randint(1, 5)), 2):
         lines.append(f"pair 耦{i} 上射={shooters[i]} 下射={shooters[i + 1]}")
     return "\n".join(lines) + "\n"
 
 
-def example_windows(trace: Trace, violations: list[int], widths: tuple[int, ...] = (8, 24, 40)
-                    ) -> list[list[Line]]:
+def example_windows(trace: Trace, violations: list[int], widths: tuple[int, ...] = (8, 24, 40)) -> list[list[Line]]:
     """Windows of a violating example that end at each violating event (and at its end); the
     wider ones keep the machine states that a rule's conditions read."""
     lines = canonical_lines(trace)
@@ -169,7 +173,7 @@ def example_windows(trace: Trace, violations: list[int], widths: tuple[int, ...]
     out = []
     for width in widths:
         for end in ends:
-            w = lines[max(0, end + 1 - width):end + 1]
+            w = lines[max(0, end + 1 - width) : end + 1]
             if w not in out:
                 out.append(w)
     return out

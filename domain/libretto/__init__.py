@@ -10,12 +10,23 @@ Python here only performs it: `options` (what a staging varies on), `cast` (who 
 from __future__ import annotations
 
 from xiangshe.domain.libretto.cast import Cast, Pair
-from xiangshe.domain.libretto.options import (ARROW_SPEC, OUTCOMES, RESULTS, SIDES, Options, StagingError,
-                                              parse_arrow)
+from xiangshe.domain.libretto.options import ARROW_SPEC, OUTCOMES, RESULTS, SIDES, Options, StagingError, parse_arrow
 from xiangshe.domain.libretto.perform import Performance, header, perform
 
-__all__ = ["ARROW_SPEC", "OUTCOMES", "RESULTS", "SIDES", "Cast", "Options", "Pair", "Performance",
-           "StagingError", "generate", "parse_arrow", "performance"]
+__all__ = [
+    "ARROW_SPEC",
+    "OUTCOMES",
+    "RESULTS",
+    "SIDES",
+    "Cast",
+    "Options",
+    "Pair",
+    "Performance",
+    "StagingError",
+    "generate",
+    "parse_arrow",
+    "performance",
+]
 
 
 def performance(options: Options | None = None) -> Performance:

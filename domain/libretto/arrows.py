@@ -12,8 +12,8 @@ import random
 from xiangshe.domain.libretto.cast import Cast
 from xiangshe.domain.libretto.options import SIDES, StagingError
 
-HITS = ("中正", "中侯")    # the 获者 calls a hit on the 侯; only 中正 is tallied (郑注 「不中正不釋算也」)
-Results = dict[str, tuple[tuple[str, ...], tuple[str, ...]]]     # pair name -> (上射's four, 下射's four)
+HITS = ("中正", "中侯")  # the 获者 calls a hit on the 侯; only 中正 is tallied (郑注 「不中正不釋算也」)
+Results = dict[str, tuple[tuple[str, ...], tuple[str, ...]]]  # pair name -> (上射's four, 下射's four)
 
 # The arrows of the canonical staging (seed 0): pair name -> (上射's four, 下射's four).
 CANONICAL_RESULTS: dict[int, dict[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
@@ -57,9 +57,9 @@ def tallies(results: dict[str, tuple[tuple[str, ...], tuple[str, ...]]]) -> tupl
     return right, left
 
 
-def _fit(res: dict[str, list[list[str]]], fixed: set[tuple[str, int]], outcome: str,
-         rng: random.Random) -> None:
+def _fit(res: dict[str, list[list[str]]], fixed: set[tuple[str, int]], outcome: str, rng: random.Random) -> None:
     """Change free arrows (not given in options.arrows) until the tallies give `outcome`."""
+
     def margin() -> int:
         r, l = tallies({k: (tuple(u), tuple(w)) for k, (u, w) in res.items()})
         return r - l
@@ -90,7 +90,6 @@ def _fit(res: dict[str, list[list[str]]], fixed: set[tuple[str, int]], outcome: 
         hit = res[name][k][i] != "中正"
         res[name][k][i] = "中正" if hit else rng.choice(("不中", "不中", "中侯"))
         m = margin()
-
 
 
 class Arrows:

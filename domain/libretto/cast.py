@@ -16,8 +16,8 @@ from xiangshe.domain.vocabulary import vocabulary
 @dataclass(frozen=True)
 class Pair:
     name: str
-    upper: str      # 上射, on the right
-    lower: str      # 下射, on the left
+    upper: str  # 上射, on the right
+    lower: str  # 下射, on the left
 
     @property
     def both(self) -> tuple[str, str]:
@@ -25,13 +25,33 @@ class Pair:
 
 
 #: the officers and musicians every staging has: (name, role, note)
-OFFICERS = (("司正", "司正", "the 相, made 司正, who becomes 司马 for the archery"),
-            ("司射", "司射", ""), ("获者", "获者", ""), ("释获者", "释获者", ""),
-            ("执算者", "执算者", ""), ("乐正", "乐正", ""))
-MUSICIANS = (("工2", "工"), ("工3", "工"), ("工4", "工"), ("笙1", "笙"), ("笙2", "笙"), ("笙3", "笙"),
-             ("相者1", "相者"), ("相者2", "相者"))
-HELPERS = (("有司", "有司"), ("举觯者1", "举觯者"), ("举觯者2", "举觯者"), ("执爵者", "执爵者"),
-           ("胜者之弟子", "胜者之弟子"), ("执觯者1", "执觯者"), ("执觯者2", "执觯者"))
+OFFICERS = (
+    ("司正", "司正", "the 相, made 司正, who becomes 司马 for the archery"),
+    ("司射", "司射", ""),
+    ("获者", "获者", ""),
+    ("释获者", "释获者", ""),
+    ("执算者", "执算者", ""),
+    ("乐正", "乐正", ""),
+)
+MUSICIANS = (
+    ("工2", "工"),
+    ("工3", "工"),
+    ("工4", "工"),
+    ("笙1", "笙"),
+    ("笙2", "笙"),
+    ("笙3", "笙"),
+    ("相者1", "相者"),
+    ("相者2", "相者"),
+)
+HELPERS = (
+    ("有司", "有司"),
+    ("举觯者1", "举觯者"),
+    ("举觯者2", "举觯者"),
+    ("执爵者", "执爵者"),
+    ("胜者之弟子", "胜者之弟子"),
+    ("执觯者1", "执觯者"),
+    ("执觯者2", "执觯者"),
+)
 
 
 class Cast:
@@ -48,27 +68,42 @@ class Cast:
 
     def _members(self) -> list[tuple[str, str, str]]:
         o = self.o
-        out = [("主人", "主人", "州长, the host" if not o.jun else
-                "the host: at the ruler's 燕射 his 宰夫 (燕礼 郑注 「主人，宰夫也」)"),
-               ("宾", "宾", "a 公士, since a 大夫 takes part" if o.dafu else "the guest")]
+        out = [
+            (
+                "主人",
+                "主人",
+                "州长, the host"
+                if not o.jun
+                else "the host: at the ruler's 燕射 his 宰夫 (燕礼 郑注 「主人，宰夫也」)",
+            ),
+            ("宾", "宾", "a 公士, since a 大夫 takes part" if o.dafu else "the guest"),
+        ]
         out += [(n, "大夫", "a 遵者") for n in self.dafu]
         out += [(n, "诸公", "a 公 (记: 若有诸公)") for n in self.zhugong]
         out += [(n, "众宾", "one of the 众宾之长" if i < 3 else "") for i, n in enumerate(self.zhongbin)]
         out += list(OFFICERS)
         out.append(("工1", "大师" if o.taishi else "工", "the 大师, one of the 工" if o.taishi else ""))
         out += [(n, r, "") for n, r in MUSICIANS]
-        out += [(f"弟子{i}", "弟子", "the 三耦 are 弟子" if i == 1 else
-                 "a student who does the manual work" if i == 7 else "") for i in range(1, 8)]
+        out += [
+            (
+                f"弟子{i}",
+                "弟子",
+                "the 三耦 are 弟子" if i == 1 else "a student who does the manual work" if i == 7 else "",
+            )
+            for i in range(1, 8)
+        ]
         out += [(n, r, "") for n, r in HELPERS]
         if o.jun:
-            out += [("君", "君", "the ruler, at his 燕射 (记 「君，国中射」): he shoots with the 宾"),
-                    ("小臣", "小臣", "hands the 君 his arrows (记 「小臣以巾执矢以授」)")]
+            out += [
+                ("君", "君", "the ruler, at his 燕射 (记 「君，国中射」): he shoots with the 宾"),
+                ("小臣", "小臣", "hands the 君 his arrows (记 「小臣以巾执矢以授」)"),
+            ]
         return out
 
     def _pairs(self) -> list[Pair]:
         o = self.o
         pairs = [Pair("上耦", "弟子1", "弟子2"), Pair("次耦", "弟子3", "弟子4"), Pair("下耦", "弟子5", "弟子6")]
-        if o.jun == "与射":       # 郑注 (燕礼): 「君與賓為耦」; 记: 「君射，则为下射」
+        if o.jun == "与射":  # 郑注 (燕礼): 「君與賓為耦」; 记: 「君射，则为下射」
             pairs.append(Pair("君耦", "宾", "君"))
         elif o.bin_zhuren_shoot:
             pairs.append(Pair("宾耦", "宾", "主人"))
@@ -78,8 +113,9 @@ class Cast:
                 pairs.append(Pair(f"大夫耦{i + 1}" if o.dafu > 1 else "大夫耦", f"众宾{partner}", name))
                 partner += 1
         for i in range(o.zhongbin_pairs):
-            pairs.append(Pair(f"众耦{i + 1}" if o.zhongbin_pairs > 1 else "众耦",
-                              f"众宾{partner}", f"众宾{partner + 1}"))
+            pairs.append(
+                Pair(f"众耦{i + 1}" if o.zhongbin_pairs > 1 else "众耦", f"众宾{partner}", f"众宾{partner + 1}")
+            )
             partner += 2
         return pairs
 
@@ -125,9 +161,8 @@ class Cast:
     @property
     def occasion(self) -> dict[str, str]:
         """The occasion's fields, written out: presiding, venue, hou, zhong, jing (and site)."""
-        if self.o.jun:      # 记 「君，国中射，则皮树中，以翿旌获」; 郑注 on 凡侯 「燕射則張之」 (麋侯)
-            return {"presiding": "君", "site": "国中", "venue": "庠", "hou": "麋侯", "zhong": "皮树中",
-                    "jing": "翿旌"}
+        if self.o.jun:  # 记 「君，国中射，则皮树中，以翿旌获」; 郑注 on 凡侯 「燕射則張之」 (麋侯)
+            return {"presiding": "君", "site": "国中", "venue": "庠", "hou": "麋侯", "zhong": "皮树中", "jing": "翿旌"}
         return {"presiding": "州长", "venue": "序", "hou": "采侯", "zhong": "鹿中", "jing": "翿旌"}
 
     @property
@@ -152,5 +187,7 @@ class Cast:
         if k == 0:
             return {"jue": "爵2", "jian": "荐3", "zu": "俎3", "fei": "肺3", "xi": "席6"}
         objects = vocabulary().objects
-        return {key: f"{kind}{objects[kind].instances + 1 - k}"
-                for key, kind in (("jue", "爵"), ("jian", "荐"), ("zu", "俎"), ("fei", "肺"), ("xi", "席"))}
+        return {
+            key: f"{kind}{objects[kind].instances + 1 - k}"
+            for key, kind in (("jue", "爵"), ("jian", "荐"), ("zu", "俎"), ("fei", "肺"), ("xi", "席"))
+        }

@@ -17,11 +17,11 @@ BELOW = ("司射", "乐正")
 
 @dataclass(frozen=True)
 class Cup:
-    cup: str                 # the 觯 of the 二人举觯 (Φ46)
-    bearer: str              # the 执觯者 who fills it (执觯者受觯，遂实之)
-    holder: str              # before whom it stands: the 宾, or the senior 遵者
-    seated: list[str]        # who drinks from it on the mats, in order (the first receives it from the bearer)
-    below: list[str]         # who drinks from it at 西阶上 (以旅在下者), in order
+    cup: str  # the 觯 of the 二人举觯 (Φ46)
+    bearer: str  # the 执觯者 who fills it (执觯者受觯，遂实之)
+    holder: str  # before whom it stands: the 宾, or the senior 遵者
+    seated: list[str]  # who drinks from it on the mats, in order (the first receives it from the bearer)
+    below: list[str]  # who drinks from it at 西阶上 (以旅在下者), in order
 
 
 def wu_suan(cast) -> list[Cup]:
@@ -31,11 +31,17 @@ def wu_suan(cast) -> list[Cup]:
     bearers = [f"执觯者{k + 1}" for k in range(n)]
     seated = ["主人", zhong[0], *zun[1:], *zhong[1:]] if zun else ["主人", *zhong]
     below = [*BELOW, *bearers]
-    return [Cup(cup, bearers[k], holder, seated[k::n], below[k::n])
-            for k, (cup, holder) in enumerate(zip(("觯5", "觯6"), ["宾", *zun[:1]]))]
+    return [
+        Cup(cup, bearers[k], holder, seated[k::n], below[k::n])
+        for k, (cup, holder) in enumerate(zip(("觯5", "觯6"), ["宾", *zun[:1]]))
+    ]
 
 
 def crossing(cups: list[Cup]) -> list[tuple[str, str, str]]:
     """(giver, taker, cup) down the seated guests, the cups alternating (而错)."""
-    return [(c.seated[i], c.seated[i + 1], c.cup)
-            for i in range(max(len(c.seated) for c in cups) - 1) for c in cups if i + 1 < len(c.seated)]
+    return [
+        (c.seated[i], c.seated[i + 1], c.cup)
+        for i in range(max(len(c.seated) for c in cups) - 1)
+        for c in cups
+        if i + 1 < len(c.seated)
+    ]

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 
-OUTCOMES = ("右", "左", "钧")          # the right side (上射) wins, the left wins, a tie
-RESULTS = ("中正", "中侯", "不中", "射获", "猎获")   # where an arrow strikes (the 获者 calls 中正 and 中侯)
+OUTCOMES = ("右", "左", "钧")  # the right side (上射) wins, the left wins, a tie
+RESULTS = ("中正", "中侯", "不中", "射获", "猎获")  # where an arrow strikes (the 获者 calls 中正 and 中侯)
 SIDES = ("上射", "下射")
 #: the ruler (记 L268–273): "" none; "与射" his 燕射 by the 乡射之礼, and he shoots as the 宾's partner
 #: (燕礼 「若射，则大射正为司射，如乡射之礼」; 郑注 「君與賓為耦」; 燕礼记 「君與射，則爲下射」)
@@ -48,8 +48,7 @@ def _check_arrow(spec: str, parts: list[str], results: tuple[str, ...]) -> None:
         raise StagingError(f"{spec}: the side is 上射 or 下射, not {side!r}")
     bad = [r for r in results if r not in RESULTS]
     if len(results) != 4 or bad:
-        what = f"not {len(results)} ({', '.join(results)})" if len(results) != 4 else \
-            f"not {', '.join(bad)}"
+        what = f"not {len(results)} ({', '.join(results)})" if len(results) != 4 else f"not {', '.join(bad)}"
         raise StagingError(f"{spec}: four results, {what}; each one of {', '.join(RESULTS)}")
 
 
@@ -57,27 +56,29 @@ def _check_arrow(spec: str, parts: list[str], results: tuple[str, ...]) -> None:
 class Options:
     """What a staging varies on: the text's branches, the numbers of people, the arrows."""
 
-    zhongbin: int = 6                 # number of 众宾 (the first three are the 众宾之长)
-    dafu: int = 1                     # number of 大夫 (遵者); 0: 若无大夫
-    zhugong: int = 0                  # number of 诸公 (记: 若有诸公，则如宾礼，大夫如介礼)
-    taishi: bool = True               # a 大师 among the 工 (大师则为之洗)
-    bin_zhuren_shoot: bool = True     # the 宾 and the 主人 shoot (as a pair: 主人与宾为耦)
-    dafu_shoot: bool = True           # the 大夫 shoot (each with a 士 partner: 大夫与士为耦)
-    zhongbin_pairs: int = 1           # pairs of 众宾 shooting, besides the 大夫's partners
-    shi_bu_bei: bool = True           # 若矢不备 after round 1 (取矢不索)
-    outcome: tuple[str, str] = ("右", "右")   # who wins round 2 and round 3: 右, 左 or 钧
+    zhongbin: int = 6  # number of 众宾 (the first three are the 众宾之长)
+    dafu: int = 1  # number of 大夫 (遵者); 0: 若无大夫
+    zhugong: int = 0  # number of 诸公 (记: 若有诸公，则如宾礼，大夫如介礼)
+    taishi: bool = True  # a 大师 among the 工 (大师则为之洗)
+    bin_zhuren_shoot: bool = True  # the 宾 and the 主人 shoot (as a pair: 主人与宾为耦)
+    dafu_shoot: bool = True  # the 大夫 shoot (each with a 士 partner: 大夫与士为耦)
+    zhongbin_pairs: int = 1  # pairs of 众宾 shooting, besides the 大夫's partners
+    shi_bu_bei: bool = True  # 若矢不备 after round 1 (取矢不索)
+    outcome: tuple[str, str] = ("右", "右")  # who wins round 2 and round 3: 右, 左 or 钧
     dafu_partner_loses: bool = False  # in round 2 the 大夫's partner loses and the 大夫 wins
-    seed: int = 0                     # varies the arrows' results within the chosen outcomes
-    jun: str = ""                     # the ruler: "" none, "与射" (his 燕射 in the city; he shoots with the 宾)
-    yu: bool = False                  # 古者于旅也语: the 宾 and the 主人 converse at the 旅酬
-    until: str = "Φ52"                # the last phase to stage
+    seed: int = 0  # varies the arrows' results within the chosen outcomes
+    jun: str = ""  # the ruler: "" none, "与射" (his 燕射 in the city; he shoots with the 宾)
+    yu: bool = False  # 古者于旅也语: the 宾 and the 主人 converse at the 旅酬
+    until: str = "Φ52"  # the last phase to stage
     arrows: dict[str, tuple[str, ...]] = field(default_factory=dict, hash=False, compare=False)
     # explicit results: key "2:上耦:上射" → 4 results (中正, 中侯, 不中, 射获, 猎获)
 
     def __repr__(self) -> str:
         """As the dataclass's, without the ruler's options when they are not used (so that the
         stagings without a 君 keep their header)."""
-        shown = [f for f in fields(self) if f.repr and not (f.name in ("jun", "yu") and getattr(self, f.name) == f.default)]
+        shown = [
+            f for f in fields(self) if f.repr and not (f.name in ("jun", "yu") and getattr(self, f.name) == f.default)
+        ]
         return f"Options({', '.join(f'{f.name}={getattr(self, f.name)!r}' for f in shown)})"
 
     def __post_init__(self) -> None:
@@ -104,12 +105,11 @@ class Options:
         if self.jun not in JUN:
             raise StagingError(f"jun is one of {', '.join(repr(j) for j in JUN)}, not {self.jun!r}")
         if self.jun == "与射" and not self.bin_zhuren_shoot:
-            raise StagingError("jun=与射: the 君 shoots with the 宾 (君與賓為耦), so the 宾 shoots "
-                               "(bin_zhuren_shoot)")
+            raise StagingError("jun=与射: the 君 shoots with the 宾 (君與賓為耦), so the 宾 shoots (bin_zhuren_shoot)")
         if self.dafu_partner_loses and not (self.dafu and self.dafu_shoot):
             raise StagingError("dafu_partner_loses needs a 大夫 who shoots")
         if self.dafu_partner_loses and self.outcome[0] != "左":
-            raise StagingError("dafu_partner_loses: the 大夫 is a 下射, so his side, the left, wins "
-                             "round 2; give outcome 左 for round 2")
-
-
+            raise StagingError(
+                "dafu_partner_loses: the 大夫 is a 下射, so his side, the left, wins "
+                "round 2; give outcome 左 for round 2"
+            )
