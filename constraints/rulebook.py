@@ -93,10 +93,14 @@ def _same(value, vocab: Vocabulary, where: str, at: int) -> tuple[tuple[str, str
     return pairs
 
 
-def _template(data: dict, vocab: Vocabulary, where: str, at: int) -> Template:
+def _template(data: dict, vocab: Vocabulary, where: str, block: int, keys: dict[str, int] | None = None) -> Template:
+    """The rule's template; an error is located at the line of the offending key (`keys`: key → line),
+    else at the block's first line."""
+    keys = keys or {}
     kind = data.pop("kind")
     cls = KINDS.get(kind)
     if cls is None:
+        at = keys.get("kind", block)
         raise RulebookError(where, at, f"unknown rule kind {kind!r}", hint=did_you_mean(kind, KINDS))
     args = {}
     for name, spec in cls.__dataclass_fields__.items():
@@ -105,8 +109,9 @@ def _template(data: dict, vocab: Vocabulary, where: str, at: int) -> Template:
         if name not in data:
             if spec.default is not MISSING:  # an optional field
                 continue
-            raise RulebookError(where, at, f"a {kind} rule needs `{name}`")
+            raise RulebookError(where, keys.get("kind", block), f"a {kind} rule needs `{name}`")
         value = data.pop(name)
+        at = keys.get(name, block)
         if name == "same":
             args[name] = _same(value, vocab, where, at)
         elif name in ("who", "partner"):
@@ -148,7 +153,7 @@ def _template(data: dict, vocab: Vocabulary, where: str, at: int) -> Template:
     try:
         return cls(**args)
     except TypeError as err:
-        raise RulebookError(where, at, f"{kind}: {err}") from None
+        raise RulebookError(where, keys.get("kind", block), f"{kind}: {err}") from None
 
 
 def _citations(data: dict, where: str, at: int) -> tuple[Citation, ...]:
@@ -164,29 +169,60 @@ def _citations(data: dict, where: str, at: int) -> tuple[Citation, ...]:
     return tuple(TEXT.cite(q["text"], q.get("line"), where=where, at=at) for q in items)
 
 
+_KEY = re.compile(r"^\s*([A-Za-z0-9_-]+)\s*=")
+_TOML_AT = re.compile(r"\s*\(at line (\d+), column \d+\)$")
+
+
+def key_lines(body: str, at: int) -> dict[str, int]:
+    """The line (in the file, the body starting at line `at`) of each top-level key of a rule block;
+    the lines inside a multi-line string are skipped."""
+    keys: dict[str, int] = {}
+    in_string = False
+    for offset, text in enumerate(body.splitlines()):
+        if not in_string:
+            m = _KEY.match(text)
+            if m:
+                keys.setdefault(m.group(1), at + offset)
+        if text.count('"""') % 2:
+            in_string = not in_string
+    return keys
+
+
 def parse_rule_block(body: str, where: str, at: int, headings: tuple[str, ...], vocab: Vocabulary) -> Rule:
+    """One rule from the TOML of its block, whose ```rule fence is line `at` of `where` (the rule's
+    location); an error is located at the line of the key it is about."""
     try:
         data = tomllib.loads(body)
     except tomllib.TOMLDecodeError as err:
-        raise RulebookError(where, at, f"rule block is not valid TOML: {err}") from None
+        message = str(err)
+        m = _TOML_AT.search(message)
+        line = at + int(m.group(1)) if m else at
+        message = _TOML_AT.sub("", message)
+        raise RulebookError(where, line, f"rule block is not valid TOML: {message}") from None
+    keys = key_lines(body, at + 1)
+
+    def line_of(key: str) -> int:
+        return keys.get(key, at)
+
     rid = data.pop("id", None)
     if not isinstance(rid, str) or not _ID.match(rid):
-        raise RulebookError(where, at, f"rule id {rid!r} must be an ASCII slug such as bu-guan-bu-shi")
+        raise RulebookError(where, line_of("id"), f"rule id {rid!r} must be an ASCII slug such as bu-guan-bu-shi")
     name = data.pop("name", None)
     if not name:
-        raise RulebookError(where, at, f"rule {rid} needs a Chinese `name`")
+        raise RulebookError(where, line_of("name"), f"rule {rid} needs a Chinese `name`")
     catalogue = data.pop("catalogue", None)
     if catalogue is not None and (not isinstance(catalogue, str) or not _CATALOGUE.match(catalogue)):
         raise RulebookError(
             where,
-            at,
+            line_of("catalogue"),
             f"rule {rid} needs a `catalogue` id of the form R001 (or R001a for "
             f"a second rule drawn from the same entry), not {catalogue!r}",
         )
     status = data.pop("status", "encoded")
     if status not in STATUSES:
-        raise RulebookError(where, at, f"status {status!r}", hint=did_you_mean(status, STATUSES))
-    citations = _citations(data, where, at)
+        raise RulebookError(where, line_of("status"), f"status {status!r}", hint=did_you_mean(status, STATUSES))
+    quote_at = line_of("quote") if "quote" in keys else line_of("quotes")
+    citations = _citations(data, where, quote_at)
     reason = data.pop("reason", None)
     reading = data.pop("reading", None)
     category = data.pop("category", None)
@@ -194,19 +230,60 @@ def parse_rule_block(body: str, where: str, at: int, headings: tuple[str, ...], 
     if status == "encoded":
         if "kind" not in data:
             raise RulebookError(where, at, f"rule {rid} is encoded but has no `kind`")
-        template = _template(data, vocab, where, at)
+        template = _template(data, vocab, where, at, keys)
     elif not reason:
-        raise RulebookError(where, at, f"a {status} rule needs a `reason`")
-    when = parse_when(data.pop("when", None), where, at)
+        raise RulebookError(where, line_of("status"), f"a {status} rule needs a `reason`")
+    when = parse_when(data.pop("when", None), where, line_of("when"))
     extra = {k: data.pop(k) for k in list(data) if k in ("note", "readings")}
     if data:
-        raise RulebookError(where, at, f"unknown field(s) in rule {rid}: {', '.join(data)}")
+        raise RulebookError(where, line_of(next(iter(data))), f"unknown field(s) in rule {rid}: {', '.join(data)}")
     return Rule(
         rid, name, catalogue, status, citations, template, where, at, headings, reason, reading, category, extra, when
     )
 
 
+def line_ref(citation: Citation) -> str:
+    """`L190`, or `L24–25` for a quote that runs over two lines of the text."""
+    if citation.end_line != citation.line:
+        return f"L{citation.line}–{citation.end_line}"
+    return f"L{citation.line}"
+
+
+def block_quote(rule: Rule) -> list[str]:
+    """The markdown block quote that stands above a rule's block: each passage it encodes, with its line."""
+    return [f"> {c.quote} ({line_ref(c)})" for c in rule.citations]
+
+
+def _check_block_quote(rule: Rule, lines: list[str], fence: int, where: str) -> None:
+    """The block quote directly above the ```rule fence (line index `fence`) is the rule's own."""
+    first = fence
+    while first > 0 and lines[first - 1].startswith(">"):
+        first -= 1
+    found = [line.rstrip() for line in lines[first:fence]]
+    expected = block_quote(rule)
+    if found == expected:
+        return
+    hint = "write directly above the block:\n    " + "\n    ".join(expected)
+    if not found:
+        raise RulebookError(
+            where, fence + 1, f"rule {rule.id} has no block quote of the passage it encodes above it", hint=hint
+        )
+    for offset, (got, want) in enumerate(zip(found, expected, strict=False)):
+        if got != want:
+            raise RulebookError(
+                where,
+                first + offset + 1,
+                f"rule {rule.id}: the block quote differs from its quote: {got!r}",
+                hint=hint,
+            )
+    more = "fewer" if len(found) < len(expected) else "more"
+    raise RulebookError(
+        where, first + 1, f"rule {rule.id}: the block quote has {more} lines than the rule has quotes", hint=hint
+    )
+
+
 def parse_rule_file(path: Path, vocab: Vocabulary, root: Path) -> list[Rule]:
+    """The rules of one literate file; each ```rule block stands under the block quote of its passages."""
     where = str(path.relative_to(root))
     rules = []
     headings: list[tuple[int, str]] = []
@@ -225,9 +302,9 @@ def parse_rule_file(path: Path, vocab: Vocabulary, root: Path) -> list[Rule]:
                 j += 1
             if j == len(lines):
                 raise RulebookError(where, start, "unclosed ```rule block")
-            rules.append(
-                parse_rule_block("\n".join(lines[start:j]), where, start, tuple(h for _, h in headings), vocab)
-            )
+            rule = parse_rule_block("\n".join(lines[start:j]), where, start, tuple(h for _, h in headings), vocab)
+            _check_block_quote(rule, lines, i, where)
+            rules.append(rule)
             i = j
         i += 1
     return rules
