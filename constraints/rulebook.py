@@ -5,7 +5,11 @@ Each block declares one rule: its ASCII `id`, its Chinese `name` (the catalogue'
 drawn from the same entry, so that `counterexample R010a` names one rule), the `quote`s of the text it enforces
 (located automatically; missing or ambiguous is a load error), and either a template (`kind` with
 its patterns) or a `status` of `descriptive` or `deferred` with a `reason`. The markdown headings
-above a block become the rule's breadcrumb in every message.
+above a block become the rule's breadcrumb in every message. Directly above each block stands the
+block quote of the passages it encodes, `> QUOTE (Ln)` per quote (`block_quote`; written by
+`python -m xiangshe.constraints.literate`); a block without it, or whose block quote differs from
+its located quotes, is a load error at the block quote's line. A load error is located at the line
+of the key it is about. The language is documented in docs/rulebook.md.
 """
 
 from __future__ import annotations
