@@ -99,7 +99,7 @@ def _same(value, vocab: Vocabulary, where: str, at: int) -> tuple[tuple[str, str
 
 def _template(data: dict, vocab: Vocabulary, where: str, block: int, keys: dict[str, int] | None = None) -> Template:
     """The rule's template; an error is located at the line of the offending key (`keys`: key → line),
-    else at the block's first line."""
+    else at the block (its fence line)."""
     keys = keys or {}
     kind = data.pop("kind")
     cls = KINDS.get(kind)
