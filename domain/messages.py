@@ -506,3 +506,42 @@ class Join(Text):
 
 def _join(items: tuple, en: str, zh: str) -> Join:
     return Join(items, en, zh)
+
+
+DOC = "docs/messages.md"
+
+
+def document() -> str:
+    """docs/messages.md: every message with its code, name and both templates (generated: `python -m
+    xiangshe.domain.messages --write`; tests/test_messages.py fails when the committed one is stale)."""
+    out = [
+        "# Messages",
+        "",
+        "Every sentence xiangshe writes about a staging or the rulebook, by id: the code (stable: shown",
+        "as the message `id` in SARIF, with the parameters as its `arguments`, and never reused), the",
+        "name the code that writes it uses, the English template and the Chinese one (`--lang zh`).",
+        "`{name}` is a parameter: what the user or the rulebook wrote, a number, or another message.",
+        "",
+        "Generated from `domain/messages.py` by `python -m xiangshe.domain.messages --write`; do not edit.",
+        "",
+        "| code | name | English | 中文 |",
+        "| --- | --- | --- | --- |",
+    ]
+
+    def cell(text: str) -> str:
+        return "`" + text.replace("|", "\\|") + "`"
+
+    for e in CATALOGUE:
+        out.append(f"| {e.code} | {e.name} | {cell(e.en)} | {cell(e.zh)} |")
+    return "\n".join(out) + "\n"
+
+
+if __name__ == "__main__":
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / DOC
+    if sys.argv[1:] == ["--write"]:
+        path.write_text(document(), encoding="utf-8")
+    else:
+        sys.stdout.write(document())

@@ -2,11 +2,11 @@
 
 `xiangshe --lang zh …` or XIANGSHE_LANG=zh. The text output of every command is translated: the
 frame ("error", "rule", the summary lines), the labels, the sentences the program writes (findings,
-the scoring audit, the rulebook checks: the lower layers write them as `Message`s of the catalogue in
-domain/messages.py, rendered here by their ids) and the usual input errors. What the data says in English prose (a rule's
-reading, a reason, a machine's glosses) is not shown under zh (`prose`); the quotes, the Chinese
-names, ids and the trace's own words are shown as written. Machine-readable output (JSON, SARIF,
-JUnit) is never translated.
+the scoring audit, the rulebook checks: the lower layers write them as `Message`s of the catalogue
+in domain/messages.py, rendered here by their ids) and the usual input errors. What the data says in
+English prose (a rule's reading, a reason, a machine's glosses) is not shown under zh (`prose`); the
+quotes, the Chinese names, ids and the trace's own words are shown as written. Machine-readable
+output (JSON, SARIF, JUnit) is never translated.
 """
 
 from __future__ import annotations
@@ -182,9 +182,20 @@ def headings(crumbs: tuple[str, ...]) -> tuple[str, ...]:
     """The rulebook's headings; under zh without their English."""
     if not zh():
         return crumbs
-    from xiangshe.reports.zh import heading
-
     return tuple(h for h in map(heading, crumbs) if h)
+
+
+def heading(text: str) -> str | None:
+    """A heading of the rulebook without its English: `E. 第二番射 (Φ23–Φ35)` → `第二番射 (Φ23–Φ35)`,
+    `释获 — scoring` → `释获`; None for a heading that is all English. (The rulebook's own words,
+    not a sentence of the program: it is cut, not translated.)
+
+    >>> heading("C. 射前 (Φ14–Φ20): 请射 to the 司射's demonstration"), heading("Encoded")
+    ('射前 (Φ14–Φ20)', None)
+    """
+    text = re.sub(r"^[A-Z]\. ", "", text)
+    text = re.sub(r"(?:\s+—\s+|:\s+)[^—:]*[A-Za-z]{2,}.*$", "", text)
+    return None if re.search(r"[A-Za-z]{2,}", re.sub(r"R\d{3}", "", text)) else text
 
 
 def source_note(text: str | None) -> str | None:
