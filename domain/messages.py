@@ -408,6 +408,8 @@ CATALOGUE: tuple[Entry, ...] = (
     ),
     Entry("XS721", "input.not-an-act", "{act} is not an act on {kind}", "{act} 不是{kind}上的动作"),
     Entry("XS722", "input.acts-on", "acts on {kind}: {acts}; {hint}", "{kind}上的动作：{acts}；{hint}"),
+    Entry("XS723", "input.error-bare", "error: {message}", "错误: {message}"),
+    Entry("XS724", "input.unknown-rule", "unknown rule {word}", "未知的规则 {word}"),
 )
 
 BY_NAME: dict[str, Entry] = {e.name: e for e in CATALOGUE}
