@@ -567,12 +567,13 @@ def explain(rule: str, fmt: str) -> None:
     edges and their quotes) or a check of the scoring audit (audit.<catalogue>)."""
     from xiangshe.constraints.explain import UnknownSubject, resolve
     from xiangshe.constraints.explain import explain as gather
+    from xiangshe.domain.messages import Message
     from xiangshe.reports.explain import explain_output
 
     try:
         subject = resolve(rule)
     except UnknownSubject as err:
-        raise BadInput(f"error: {err}") from None
+        raise BadInput(Message("input.error-bare", message=err.args[0])) from None
     if isinstance(subject, list):
         stagings = [CANONICAL, *sorted((ROOT / "traces" / "variants").glob("*.trace"))]
         subject = [gather(r, VIOLATIONS, stagings, ROOT) for r in subject]

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from xiangshe.constraints.check import Finding, Result
 from xiangshe.domain.errors import InputError
+from xiangshe.domain.messages import Message
 from xiangshe.domain.parse import MAX_BYTES
 
 Key = tuple[str, str, str]  # path, rule, fingerprint
@@ -80,7 +81,7 @@ def load(path: Path, shown: str) -> Baseline:
             raise bad(None, f"the baseline is larger than {MAX_BYTES} bytes")
         text = path.read_bytes().decode("utf-8-sig")
     except FileNotFoundError:
-        raise bad(None, "no such file") from None
+        raise bad(None, Message("input.no-such-file")) from None
     except IsADirectoryError:
         raise bad(None, "is a directory, not a baseline file") from None
     except OSError as err:

@@ -13,6 +13,7 @@ from xiangshe.constraints.scope import NAMES, Pending, Problem, Scope, due_beyon
 from xiangshe.constraints.scoring import RoundScore, audit, audit_id, audit_name
 from xiangshe.domain.errors import InputError, TraceError, did_you_mean
 from xiangshe.domain.gcpause import gc_paused
+from xiangshe.domain.messages import Message
 from xiangshe.domain.parse import TraceErrors
 from xiangshe.domain.sources import Source
 from xiangshe.domain.text import Citation
@@ -120,9 +121,9 @@ def validate(trace: Trace) -> None:
                 TraceError(
                     trace.path,
                     e.line,
-                    f"{e.act} is not an act on {e.obj.kind}",
+                    Message("input.not-an-act", act=e.act, kind=e.obj.kind),
                     trace.line_text(e.line),
-                    f"acts on {e.obj.kind}: {', '.join(t.acts)}; " + did_you_mean(e.act, t.acts),
+                    Message("input.acts-on", kind=e.obj.kind, acts=", ".join(t.acts), hint=did_you_mean(e.act, t.acts)),
                 )
             )
     if errors:
@@ -132,7 +133,6 @@ def validate(trace: Trace) -> None:
 def refusal_finding(trace: Trace, r: Refusal, thread: str = "") -> Finding:
     t: Table = r.table
     needed = next((e for e in t.edges if e.act == r.event.act), t.edges[0])
-    allowed = ", ".join(r.allowed) if r.allowed else "nothing"
     who = r.instance if not t.is_person else f"{r.instance} ({t.name})"
     return Finding(
         rule=f"machine.{t.slug}",
@@ -140,7 +140,9 @@ def refusal_finding(trace: Trace, r: Refusal, thread: str = "") -> Finding:
         catalogue=None,
         event=r.event.index,
         line=r.event.line,
-        message=f"{who} cannot {r.event.act} while {r.state}; allowed here: {allowed}",
+        message=Message("machine.refused", who=who, act=r.event.act, state=r.state, allowed=", ".join(r.allowed))
+        if r.allowed
+        else Message("machine.refused-nothing", who=who, act=r.event.act, state=r.state),
         citation=needed.cite,
         defined=f"{t.path}:{needed.defined_at}  {needed.act}: {needed.source} → {needed.dest}",
         headings=(),
@@ -299,7 +301,7 @@ def scope_finding(trace: Trace, p: Problem) -> Finding:
         p.line,
         p.message,
         p.citation,
-        "constraints/scope.py  what a whole ceremony or a fragment must be",
+        Message("defined.scope", path="constraints/scope.py"),
         (),
         trace.line_text(p.line) if p.line else "",
         None,
@@ -329,7 +331,7 @@ def audit_findings(trace: Trace, rounds: Sequence[RoundScore]) -> list[Finding]:
                         c.line,
                         c.what,
                         c.cite,
-                        "constraints/scoring.py  the scoring audit",
+                        Message("defined.audit", path="constraints/scoring.py"),
                         (),
                         trace.line_text(c.line) if c.line else "",
                         None,

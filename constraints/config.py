@@ -29,6 +29,7 @@ from pathlib import Path
 from xiangshe.constraints.readings import points
 from xiangshe.constraints.select import Selection, Term, terms
 from xiangshe.domain.errors import InputError, did_you_mean
+from xiangshe.domain.messages import Message
 
 FILENAMES = (".xiangshe.toml", "xiangshe.toml")
 PYPROJECT = "pyproject.toml"
@@ -123,7 +124,7 @@ def load(path: Path, shown: str) -> Config:
     try:
         text = path.read_bytes().decode("utf-8")
     except FileNotFoundError:
-        raise InputError(shown, None, "no such file") from None
+        raise InputError(shown, None, Message("input.no-such-file")) from None
     except OSError as err:
         raise InputError(shown, None, f"cannot read: {err.strerror}") from None
     except UnicodeDecodeError:

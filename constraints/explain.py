@@ -31,6 +31,7 @@ from xiangshe.constraints.scope import WHAT as SCOPE_WHAT
 from xiangshe.constraints.scoring import AUDIT_CHECKS, audit_id
 from xiangshe.constraints.templates import person_matches
 from xiangshe.domain.errors import did_you_mean
+from xiangshe.domain.messages import Message
 from xiangshe.domain.script import fold
 from xiangshe.domain.text import TEXT, Citation
 from xiangshe.domain.trace import Trace
@@ -127,8 +128,8 @@ def failing(rule: Rule, path: Path, shown: str) -> Example | None:
     if found is None:
         return None
     if found.line is None:
-        return Example(shown, None, (), "the trace as a whole breaks the rule", found)
-    return Example(shown, found.line, window(trace, found.line), "the line the rule objects to", found)
+        return Example(shown, None, (), Message("example.whole"), found)
+    return Example(shown, found.line, window(trace, found.line), Message("example.line"), found)
 
 
 def _first_concerned(rule: Rule, trace: Trace, ctx: Context) -> tuple[int, str] | None:
@@ -138,7 +139,7 @@ def _first_concerned(rule: Rule, trace: Trace, ctx: Context) -> tuple[int, str] 
         for pair in trace.cast.pairs.values():
             for who in (pair.upper, pair.lower):
                 if person_matches(t.who, trace.cast.persons[who]) and pair.line:
-                    return pair.line, f"the first pair with a 「{t.who}」: pair {pair.name}"
+                    return pair.line, Message("example.first-pair", who=t.who, pair=pair.name)
         return None
     field = TRIGGER.get(t.kind)
     if field is None:
@@ -146,7 +147,7 @@ def _first_concerned(rule: Rule, trace: Trace, ctx: Context) -> tuple[int, str] 
     pattern = getattr(t, field)
     for e in trace:
         if ctx.matches(pattern, e):
-            return e.line, f"the first event the rule speaks of: 「{pattern}」"
+            return e.line, Message("example.first-event", pattern=pattern)
     return None
 
 
@@ -161,11 +162,11 @@ def passing(rule: Rule, stagings: Sequence[tuple[Path, str]]) -> Example | None:
             continue
         if rule.template.kind in ("absence", "cast_absence"):
             what = getattr(rule.template, "pattern", None) or getattr(rule.template, "who", "")
-            return Example(shown, None, (), f"nothing in the staging is 「{what}」: the rule is kept throughout")
+            return Example(shown, None, (), Message("example.nothing", what=what))
         first = _first_concerned(rule, trace, ctx)
         if first is not None:
             line, note = first
-            return Example(shown, line, window(trace, line), note + "; the rule is kept")
+            return Example(shown, line, window(trace, line), Message("example.kept", note=note))
     return None
 
 
@@ -194,7 +195,7 @@ def explain(rule: Rule, violations: Path, stagings: Sequence[Path], root: Path) 
         keep = passing(rule, [(p, rel(p)) for p in others])
         if keep is not None:
             other = Path(keep.path).stem.split(".")[0]
-            keep = replace(keep, note=f"{keep.note}; this example breaks {other}, not this rule")
+            keep = replace(keep, note=Message("example.breaks-other", note=keep.note, other=other))
     return Explanation(rule, tuple(concerns(rule)), keep, fail, tuple(rel(p) for p in files))
 
 
@@ -297,5 +298,5 @@ def resolve(word: str) -> list[Rule] | Table | AuditCheck | ScopeCheck:
     folded = fold(word.strip())
     folded = folded.lower() if folded.isascii() else folded
     machines = [f"{MACHINE}{t.slug}" for t in tables() if folded in (t.slug, t.name)]
-    hint = f"did you mean {machines[0]}?" if machines else did_you_mean(folded, subject_names())
-    raise UnknownSubject(f"no rule, machine or audit check {word}; {hint}")
+    hint = Message("input.did-you-mean", words=machines[0]) if machines else did_you_mean(folded, subject_names())
+    raise UnknownSubject(Message("input.no-subject", word=word, hint=hint))

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 
 from xiangshe.domain.errors import RulebookError, did_you_mean
+from xiangshe.domain.messages import Message
 from xiangshe.domain.trace import SIDES, Event, Trace
 from xiangshe.domain.vocabulary import PERSON_KEYS, PLACE_KEYS, Vocabulary
 from xiangshe.fsm.replay import Replay
@@ -76,15 +77,15 @@ def parse_pattern(text: str, vocab: Vocabulary, where: str = "<rule>", at: int |
         for r in roles:
             c = vocab.canonical_role(r)
             if c is None:
-                raise fail(f"unknown role {r}", did_you_mean(r, vocab.roles))
+                raise fail(Message("input.unknown-role", word=r), did_you_mean(r, vocab.roles))
             canon |= vocab.role_family(c)
         roles = frozenset(canon)
     for a in acts or ():
         if a not in vocab.acts:
-            raise fail(f"unknown act {a}", did_you_mean(a, vocab.acts))
+            raise fail(Message("input.unknown-act", word=a), did_you_mean(a, vocab.acts))
     for o in objs or ():
         if o not in vocab.objects:
-            raise fail(f"unknown object kind {o}", did_you_mean(o, vocab.objects))
+            raise fail(Message("input.unknown-object-kind", word=o), did_you_mean(o, vocab.objects))
     conds = []
     for w in words[len(plain) :]:
         negate = "!=" in w
@@ -92,7 +93,7 @@ def parse_pattern(text: str, vocab: Vocabulary, where: str = "<rule>", at: int |
         values = frozenset(value.split("|"))
         allowed = _allowed_values(key, vocab, objs)
         if allowed is None:
-            raise fail(f"unknown key {key}", did_you_mean(key, _known_keys(vocab)))
+            raise fail(Message("input.unknown-key", word=key), did_you_mean(key, _known_keys(vocab)))
         if key in PERSON_KEYS or key.endswith(".role"):
             values = frozenset(vocab.canonical_role(v) or v for v in values)
             values = frozenset().union(*(vocab.role_family(v) if v in vocab.roles else {v} for v in values))

@@ -14,6 +14,7 @@ from functools import cache
 from pathlib import Path
 
 from xiangshe.domain.errors import InputError, RulebookError, did_you_mean
+from xiangshe.domain.messages import Join, Message
 
 READINGS_PATH = Path(__file__).with_name("readings.toml")
 
@@ -108,5 +109,8 @@ def parse_when(value, where: str, at: int) -> tuple[tuple[str, str], ...]:
 
 
 def describe(chosen: Readings) -> str:
-    parts = [f"{k}={v}" + ("" if v == points()[k].default else " (not the default)") for k, v in chosen.items()]
-    return ", ".join(parts)
+    parts = [
+        f"{k}={v}" if v == points()[k].default else Message("reading.not-default", point=k, value=v)
+        for k, v in chosen.items()
+    ]
+    return Join(parts, ", ", ", ")

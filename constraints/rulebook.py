@@ -24,6 +24,7 @@ from xiangshe.constraints.pattern import check_same, parse_pattern
 from xiangshe.constraints.readings import defaults, parse_when
 from xiangshe.constraints.templates import KINDS, PersonPattern, Template
 from xiangshe.domain.errors import RulebookError, did_you_mean
+from xiangshe.domain.messages import Message
 from xiangshe.domain.text import TEXT, Citation
 from xiangshe.domain.vocabulary import Vocabulary, vocabulary
 
@@ -74,7 +75,9 @@ def _person_pattern(text: str, vocab: Vocabulary, where: str, at: int) -> Person
         if key == "role":
             for v in values:
                 if vocab.canonical_role(v) is None:
-                    raise RulebookError(where, at, f"unknown role {v}", hint=did_you_mean(v, vocab.roles))
+                    raise RulebookError(
+                        where, at, Message("input.unknown-role", word=v), hint=did_you_mean(v, vocab.roles)
+                    )
             values = frozenset().union(*(vocab.role_family(vocab.canonical_role(v) or v) for v in values))
         if key == "rank" and not values <= set(vocab.ranks) | {"none"}:
             raise RulebookError(where, at, f"unknown rank in 「{text}」")

@@ -29,6 +29,7 @@ from pathlib import Path
 from xiangshe.constraints.check import check_trace
 from xiangshe.constraints.pattern import Context
 from xiangshe.constraints.rulebook import Rule
+from xiangshe.domain.messages import Join, Message
 from xiangshe.domain.trace import Trace
 from xiangshe.fsm.replay import replay
 from xiangshe.fsm.table import Table
@@ -97,7 +98,7 @@ def check_quotes(rules: Sequence[Rule], tables: Sequence[Table]) -> list[Item]:
             "quotes",
             "all",
             True,
-            f"{n_rules} rule quotes and {n_edges} machine-edge quotes are verbatim and unambiguous in xiangsheli.txt",
+            Message("rulecheck.quotes", rules=n_rules, edges=n_edges),
         )
     ]
 
@@ -117,16 +118,18 @@ def check_machines(tables: Sequence[Table]) -> list[Item]:
         traps = [s for s in t.states if not t.allowed(s) and s not in t.final]
         ok = not unreachable and not traps
         msg = (
-            f"{len(t.states)} states, {len(t.edges)} edges: all reachable, no trap"
+            Message("rulecheck.machine", states=len(t.states), edges=len(t.edges))
             if ok
-            else "; ".join(
+            else Join(
                 filter(
                     None,
                     [
-                        f"unreachable: {', '.join(unreachable)}" if unreachable else "",
-                        f"trap states (no way out, not final): {', '.join(traps)}" if traps else "",
+                        Message("rulecheck.unreachable", states=", ".join(unreachable)) if unreachable else "",
+                        Message("rulecheck.traps", states=", ".join(traps)) if traps else "",
                     ],
-                )
+                ),
+                "; ",
+                "；",
             )
         )
         out.append(Item("machines", t.name, ok, msg, t.path))
@@ -149,7 +152,7 @@ def check_vacuity(
             continue
         pats = r.template.patterns()
         if not pats:  # a cast rule: it speaks of every pair of every staging
-            out.append(Item("vacuity", r.id, True, "applies to the cast of every staging", r.location))
+            out.append(Item("vacuity", r.id, True, Message("rulecheck.cast"), r.location))
             continue
         named = {a for p in pats for a in (p.acts or ())}
         missing = sorted(a for a in named if a not in acts)
@@ -162,7 +165,7 @@ def check_vacuity(
             if not ok:
                 from xiangshe.domain.occasion import describe
 
-                absent = [f"staging held where {describe(r.template.given)}"]
+                absent = [Message("rulecheck.held-where", given=describe(r.template.given))]
         elif r.template.kind == "absence":
             # a prohibition is in force wherever its actors take part: that the forbidden act is
             # never staged is the point (`* 宿戒`), not a sign that the rule is vacuous
@@ -170,25 +173,27 @@ def check_vacuity(
         else:
             # a pattern with any act (`宾 * phase=Φ52`) names no act that could be missing
             ok = fired and (len(missing) < len(named) or any(not p.acts for p in pats))
-        msg = (
-            "triggered in the bundled stagings"
-            if ok
-            else "never triggered in the bundled stagings"
-            + (f" (acts never staged: {', '.join(missing)})" if missing else "")
-        )
         severity = "note" if ok else "error" if not fired else "warning"
         if not ok and absent:
-            msg += f"; its condition never arises there: no {', '.join(absent)} takes part"
             severity = "warning"
+        msg = (
+            Message("rulecheck.triggered")
+            if ok
+            else Message(
+                "rulecheck.never-triggered",
+                unstaged=Message("rulecheck.unstaged", acts=", ".join(missing)) if missing else "",
+                absent=Message("rulecheck.absent", who=Join(absent)) if absent else "",
+            )
+        )
         if r.id in allowed:
             if ok:
                 msg, ok, severity = (
-                    f"allow-listed in {VACUITY_ALLOWLIST.name} but triggered in the bundled stagings: remove the entry",
+                    Message("rulecheck.allow-listed", file=VACUITY_ALLOWLIST.name),
                     False,
                     "error",
                 )
             else:
-                msg, ok, severity = f"not staged: {allowed[r.id]}", True, "note"
+                msg, ok, severity = Message("rulecheck.not-staged", reason=allowed[r.id]), True, "note"
         out.append(Item("vacuity", r.id, ok, msg, r.location, r.citations[0].quote, r.citations[0].line, severity))
     return out
 
@@ -202,9 +207,13 @@ def check_consistency(rules: Sequence[Rule], stagings: Sequence[Trace], readings
                 "consistency",
                 t.path,
                 result.ok,
-                "keeps every machine and every rule in force"
+                Message("rulecheck.keeps")
                 if result.ok
-                else f"{len(result.findings)} violations: {sorted({f.rule for f in result.findings})[:6]}",
+                else Message(
+                    "rulecheck.violations",
+                    n=len(result.findings),
+                    rules=str(sorted({f.rule for f in result.findings})[:6]),
+                ),
             )
         )
     out.append(_z3_consistency(rules))
@@ -238,19 +247,21 @@ def _z3_consistency(rules: Sequence[Rule], k: int = 4) -> Item:
             "consistency",
             "z3",
             True,
-            f"z3: the {len(encoded)} encoded rules and every machine hold together on a trace of {k} events",
+            Message("rulecheck.z3-holds", rules=len(encoded), events=k),
         )
     if result == z3.unknown:
-        return Item("consistency", "z3", False, f"z3 gave up: {s.reason_unknown()}", severity="warning")
+        return Item(
+            "consistency", "z3", False, Message("rulecheck.z3-gave-up", reason=s.reason_unknown()), severity="warning"
+        )
     core = sorted(str(c) for c in s.unsat_core())
     named = [f"{rid} 「{tracked[rid].citations[0].quote}」" for rid in core if rid in tracked]
     return Item(
         "consistency",
         "z3",
         False,
-        "z3: no trace of {} events keeps them all; the rules in conflict: {}".format(
-            k, "; ".join(named) or "the machines alone"
-        ),
+        Message("rulecheck.z3-conflict", events=k, rules="; ".join(named))
+        if named
+        else Message("rulecheck.z3-machines", events=k),
     )
 
 
@@ -283,7 +294,7 @@ def check_redundancy(
                 "redundancy",
                 r.id,
                 True,
-                f"independent: {seen.path} breaks it and nothing else",
+                Message("rulecheck.witness", path=seen.path),
                 r.location,
                 severity="note",
             )
@@ -292,7 +303,7 @@ def check_redundancy(
                 "redundancy",
                 r.id,
                 True,
-                "no violating example breaks it alone, and no search was asked for (--redundancy 0)",
+                Message("rulecheck.no-search"),
                 r.location,
                 severity="warning",
             )
@@ -385,27 +396,26 @@ def _search_item(r: Rule, depth: int, kind: str, steps: int | None, reason: str)
             "redundancy",
             r.id,
             True,
-            f"no counterexample up to {depth} steps: implied by the "
-            "machines and the other rules up to that length (not a proof)",
+            Message("rulecheck.implied", depth=depth),
             r.location,
             r.citations[0].quote,
             r.citations[0].line,
             "warning",
         )
     if kind == "unknown":
-        return Item("redundancy", r.id, True, f"inconclusive: {reason}", r.location, severity="warning")
+        return Item(
+            "redundancy", r.id, True, Message("rulecheck.inconclusive", reason=reason), r.location, severity="warning"
+        )
     if kind == "disagree":
         return Item(
             "redundancy",
             r.id,
             False,
-            f"z3 and the checker disagree on a candidate (a bug to report): {reason}",
+            Message("rulecheck.disagree", reason=reason),
             r.location,
             severity="error",
         )
-    return Item(
-        "redundancy", r.id, True, f"independent: a counterexample of {steps} steps (z3)", r.location, severity="note"
-    )
+    return Item("redundancy", r.id, True, Message("rulecheck.counterexample", steps=steps), r.location, severity="note")
 
 
 def check_rulebook(

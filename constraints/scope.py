@@ -26,6 +26,7 @@ from functools import cache
 
 from xiangshe.constraints.pattern import Context
 from xiangshe.constraints.rulebook import Rule
+from xiangshe.domain.messages import Join, Message
 from xiangshe.domain.text import TEXT, Citation
 from xiangshe.domain.trace import Occasion, Trace, phase_span
 from xiangshe.domain.vocabulary import vocabulary
@@ -208,10 +209,15 @@ def scope(trace: Trace, rep: Replay, ctx: Context, rules: Sequence[Rule]) -> tup
                 PHASES,
                 last.line if last else None,
                 last.index if last else None,
-                f"a whole ceremony (the trace declares no fragment) stages every phase, but "
-                f"{len(missing)} of {len(required_phases(trace))} are missing: {phase_span(missing)} "
-                f"(first {first} {names[first].name}); if it is a part, declare it before its first event: "
-                "fragment" + (f" {phase_span(staged)}" if staged else ""),
+                Message(
+                    "scope.phases",
+                    missing=len(missing),
+                    required=len(required_phases(trace)),
+                    span=phase_span(missing),
+                    first=first,
+                    name=names[first].name,
+                    staged=f" {phase_span(staged)}" if staged else "",
+                ),
                 _phase_citation(first),
                 "fragment",
             )
@@ -223,7 +229,7 @@ def scope(trace: Trace, rep: Replay, ctx: Context, rules: Sequence[Rule]) -> tup
                     OPEN,
                     o.line,
                     None,
-                    f"at the end of the ceremony {o.instance} is {o.state}; its part ends {' or '.join(o.final)}",
+                    Message("scope.open", instance=o.instance, state=o.state, final=Join(o.final, " or ", "或")),
                     o.citation,
                     f"{o.instance} {o.state}",
                 )
@@ -239,7 +245,7 @@ def scope(trace: Trace, rep: Replay, ctx: Context, rules: Sequence[Rule]) -> tup
                         OUTSIDE,
                         e.line,
                         e.index,
-                        f"{e.phase} is outside the fragment's phases ({phase_span(frag.phases)}, line {frag.line})",
+                        Message("scope.outside", phase=e.phase, span=phase_span(frag.phases), line=frag.line),
                         _phase_citation(e.phase),
                         e.render(),
                     )

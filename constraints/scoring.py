@@ -25,13 +25,14 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from xiangshe.constraints.readings import defaults
+from xiangshe.domain.messages import Join, Message
 from xiangshe.domain.text import TEXT, Citation
 from xiangshe.domain.trace import Trace
 
 #: the results that score under each encoded reading of 贯 (readings.toml [guan])
 SCORING = {"zheng": {"中正"}, "hou": {"中正", "中侯"}}
 #: how the audit names what scores, per reading
-SCORING_LABEL = {"zheng": "a hit on the 正 (中正; 郑注 贯犹中, 不中正不释算)", "hou": "a hit on the 侯 (中正 or 中侯)"}
+SCORING_LABEL = {"zheng": Message("arrow.zheng"), "hou": Message("arrow.hou")}
 #: the words of the text the audit checks (counted as cited by `coverage`)
 CITED = (
     ("获而未释获", 102),
@@ -62,7 +63,7 @@ SAID = {
 #: the acts of the 释获者 laying out a counted side (L151–153)
 LAYOUT = ("缩", "横", "奇")
 #: how the audit names each reading of 贤获 (readings.toml [xian-huo])
-XIAN_HUO_LABEL = {"margin": "the margin, 郑注 齊之而取其餘", "whole": "the winner's whole count"}
+XIAN_HUO_LABEL = {"margin": Message("audit.xian-huo.margin"), "whole": Message("audit.xian-huo.whole")}
 
 #: the checks of the audit that can fail, each a finding `audit.<catalogue>` (`audit_id`): catalogue
 #: id, what is checked, the quote of the text it checks
@@ -265,15 +266,20 @@ def audit(trace: Trace, readings: dict[str, str] | None = None) -> list[RoundSco
         result, beat = e.get("result"), e.get("beat")
         shots_by[(e.round, e.actor)] += 1
         if e.round == 1:
-            scores, why, cite = False, "round 1: 获而未释获 (hits are called, not tallied)", _cite("获而未释获", 102)
+            scores, why, cite = False, Message("arrow.round-1"), _cite("获而未释获", 102)
         elif result not in scoring:
             label = SCORING_LABEL[chosen["guan"]]
-            scores, why, cite = False, f"{result or 'no result'} is not {label}: 不贯不释", _cite("不贯不释")
+            why = (
+                Message("arrow.not-scoring", result=result, label=label)
+                if result
+                else Message("arrow.no-result", label=label)
+            )
+            scores, cite = False, _cite("不贯不释")
         elif e.round == 3 and beat != "是":
-            scores, why, cite = False, "not on the drum beat: 不鼓不释", _cite("不鼓不释")
+            scores, why, cite = False, Message("arrow.off-beat"), _cite("不鼓不释")
         else:
             scores = True
-            why = f"{result}" + (" on the beat" if e.round == 3 else "") + ": 每一个释一算"
+            why = Message("arrow.scores-on-beat" if e.round == 3 else "arrow.scores", result=result)
             cite = _cite("每一个释一算")
         n = tallies[(e.round, e.actor, e.get("arrow"))]
         rs.arrows.append(
@@ -286,7 +292,7 @@ def audit(trace: Trace, readings: dict[str, str] | None = None) -> list[RoundSco
             rounds[rnd].checks.append(
                 Check(
                     False,
-                    f"{who} shot {n} arrows in round {rnd}; a set is 乘矢, four",
+                    Message("audit.arrows", who=who, n=n, round=rnd),
                     None,
                     _cite("拾发，以将乘矢"),
                     "N01",
@@ -306,7 +312,7 @@ def _round_checks(rs: RoundScore, chosen: dict[str, str], persons) -> None:
             rs.checks.append(
                 Check(
                     False,
-                    f"{n} tallies for pair {pair} in round {rs.round}; the 中 holds eight (鹿中容八算)",
+                    Message("audit.pair-tallies", n=n, pair=pair, round=rs.round),
                     None,
                     _cite("凿背容八算"),
                     "N08",
@@ -317,7 +323,7 @@ def _round_checks(rs: RoundScore, chosen: dict[str, str], persons) -> None:
         rs.checks.append(
             Check(
                 False,
-                f"{total} tallies released in round {rs.round}; of 80 (箭筹八十) eight stay in the 中",
+                Message("audit.round-tallies", n=total, round=rs.round),
                 None,
                 _cite("箭筹八十"),
                 "N06",
@@ -333,7 +339,7 @@ def _round_checks(rs: RoundScore, chosen: dict[str, str], persons) -> None:
         rs.checks.append(
             Check(
                 False,
-                f"{len(lines)} tallies laid out (缩/横/奇) with no side and before any 数获: say side=右 or side=左",
+                Message("audit.no-side", n=len(lines)),
                 lines[0],
                 _cite("十纯则缩而委之，每委异之"),
                 "R131",
@@ -356,12 +362,18 @@ def _announcement_checks(rs: RoundScore, chosen: dict[str, str]) -> None:
     """R132: the side announced; N10: the count announced, under the reading of 贤获."""
     words, line = rs.announced
     want = WORDS[rs.winner]
-    due = "" if rs.winner == "钧" else f", {_said(*rs.counted(chosen['xian-huo']))}"
+    due = "" if rs.winner == "钧" else Message("audit.due", count=_said(*rs.counted(chosen["xian-huo"])))
     rs.checks.append(
         Check(
             words == want,
-            f"announced 「{words}」; the tallies are 右 {rs.tallies['右']}, "
-            f"左 {rs.tallies['左']}: 「{want}」" + ("" if words == want else due),
+            Message(
+                "audit.announced",
+                words=words,
+                right=rs.tallies["右"],
+                left=rs.tallies["左"],
+                want=want,
+                due="" if words == want else due,
+            ),
             line,
             _cite(SAID[rs.winner]),
             "R132",
@@ -377,10 +389,9 @@ def _announcement_checks(rs: RoundScore, chosen: dict[str, str]) -> None:
             Check(
                 ok,
                 (
-                    "「左右钧」 announced with no count"
+                    Message("audit.even")
                     if ok
-                    else f"announced {_said(*said) if gave else 'no count'}; the tallies are "
-                    f"equal (左右钧): no 贤获 and no count"
+                    else Message("audit.even-counted", said=_said(*said) if gave else Message("audit.no-count"))
                 ),
                 line,
                 _cite("若左右钧，则左右皆执一算以告，曰：“左右钧。”"),
@@ -395,10 +406,12 @@ def _announcement_checks(rs: RoundScore, chosen: dict[str, str]) -> None:
     label = XIAN_HUO_LABEL[reading]
     ok = gave and said == (chun, qi)
     if not gave:
-        what = f"announced no count; the 贤获 under xian-huo={reading} ({label}: {basis}) is {_said(chun, qi)}"
+        what = Message("audit.xian-huo-uncounted", reading=reading, label=label, basis=basis, want=_said(chun, qi))
         quote = "以纯数告"
     else:
-        what = f"announced {_said(*said)}; the 贤获 under xian-huo={reading} ({label}: {basis}) is {_said(chun, qi)}"
+        what = Message(
+            "audit.xian-huo", said=_said(*said), reading=reading, label=label, basis=basis, want=_said(chun, qi)
+        )
         quote = "若有奇者，亦曰奇" if said[0] == chun and said[1] != qi else "以纯数告"
     rs.checks.append(Check(ok, what, line, _cite("以纯数告；若有奇者，亦曰奇" if ok else quote), "N10"))
 
@@ -407,13 +420,15 @@ def _layout(bundles: list[int], heng: int, qi: int) -> str:
     parts = []
     if bundles:
         parts.append(
-            f"缩 {'+'.join(map(str, bundles))} 纯" if any(b != 10 for b in bundles) else f"{len(bundles)} 缩 of ten 纯"
+            f"缩 {'+'.join(map(str, bundles))} 纯"
+            if any(b != 10 for b in bundles)
+            else Message("layout.bundles", n=len(bundles))
         )
     if heng:
         parts.append(f"横 {heng} 纯")
     if qi:
         parts.append(f"奇 {qi}")
-    return ", ".join(parts) or "nothing"
+    return Join(parts) if parts else Message("layout.nothing")
 
 
 def _layout_check(rs: RoundScore, side: str) -> Check:
@@ -428,12 +443,12 @@ def _layout_check(rs: RoundScore, side: str) -> Check:
     extra_qi = sum(q for act, _, q, _ in laid if act != "奇")
     line = rs.counted_at.get(side) or laid[0][3]
     want = _layout([10] * tens, rest, odd)
-    head = f"the {side} tallies, {n} ({chun_qi(n)}), "
+    head = Message("layout.side", side=side, n=n, count=chun_qi(n))
     left = side == "左"
     if None in crosswise:
         return Check(
             False,
-            head + "are laid out with a 横 that does not say how many 纯 (chun=): " + want,
+            Message("layout.crosswise-uncounted", head=head, want=want),
             [ln for act, c, _, ln in laid if act == "横" and c is None][0],
             _cite("有余纯，则横于下"),
             "R131",
@@ -441,8 +456,9 @@ def _layout_check(rs: RoundScore, side: str) -> Check:
     if any(b != 10 for b in bundles if b is not None) or None in bundles or extra_qi:
         return Check(
             False,
-            head + f"laid out {_layout([b or 0 for b in bundles], sum(crosswise), odds)}: a "
-            f"bundle (缩) is ten 纯 and holds no 奇; {want}",
+            Message(
+                "layout.bundle", head=head, got=_layout([b or 0 for b in bundles], sum(crosswise), odds), want=want
+            ),
             line,
             _cite("一纯以委，十则异之，其余如右获" if left else "十纯则缩而委之，每委异之"),
             "R131",
@@ -452,7 +468,7 @@ def _layout_check(rs: RoundScore, side: str) -> Check:
     if heng >= 10:
         return Check(
             False,
-            head + f"laid out {got}: ten 纯 or more laid crosswise are bundled (十纯则缩而委之); {want}",
+            Message("layout.crosswise", head=head, got=got, want=want),
             line,
             _cite("十纯则缩而委之，每委异之"),
             "R131",
@@ -460,7 +476,7 @@ def _layout_check(rs: RoundScore, side: str) -> Check:
     if odds > 1:
         return Check(
             False,
-            head + f"laid out {got}: one 算 is the 奇 (一算为奇); {want}",
+            Message("layout.odd", head=head, got=got, want=want),
             line,
             _cite("一算为奇，奇则又缩诸纯下"),
             "R131",
@@ -469,7 +485,7 @@ def _layout_check(rs: RoundScore, side: str) -> Check:
     if ok:
         return Check(
             True,
-            head + f"laid out {got}",
+            Message("layout.ok", head=head, got=got),
             line,
             _cite("一纯以委，十则异之，其余如右获" if left else "十纯则缩而委之，每委异之；有余纯，则横于下"),
             "R131",
@@ -484,7 +500,7 @@ def _layout_check(rs: RoundScore, side: str) -> Check:
     total = 20 * len(bundles) + 2 * heng + odds
     return Check(
         False,
-        head + f"laid out {got} ({total} {'tally' if total == 1 else 'tallies'}); they are {want}",
+        Message("layout.wrong-one" if total == 1 else "layout.wrong", head=head, got=got, total=total, want=want),
         line,
         _cite(quote),
         "R131",

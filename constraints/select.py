@@ -29,6 +29,7 @@ from xiangshe.constraints.scope import IDS as SCOPE_IDS
 from xiangshe.constraints.scope import NAMES
 from xiangshe.constraints.scoring import AUDIT_CHECKS, audit_id, audit_name
 from xiangshe.domain.errors import InputError, did_you_mean
+from xiangshe.domain.messages import Message
 from xiangshe.domain.text import TEXT, Citation
 from xiangshe.fsm.table import tables
 
@@ -170,11 +171,11 @@ def terms(values: Iterable[str], where: str, line: int | None = None, excerpt: s
             if ids is None:
                 zero = word.upper().replace("O", "0")  # R12O: a letter O for a zero
                 hint = (
-                    f"did you mean {zero}?"
+                    Message("input.did-you-mean", words=zero)
                     if _CATALOGUE.match(zero) and resolve(zero)
                     else did_you_mean(word, known_words())
                 )
-                raise InputError(where, line, f"unknown rule {word}", excerpt, hint=hint)
+                raise InputError(where, line, Message("input.unknown-rule", word=word), excerpt, hint=hint)
             out.append(Term(word, where, line, ids))
     return tuple(out)
 

@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from xiangshe.constraints.pattern import Context, Pattern
+from xiangshe.domain.messages import Message
 
 if TYPE_CHECKING:
     from xiangshe.constraints.smt import Symbolic
@@ -67,7 +68,7 @@ def _desc(same: Same) -> str:
     if not same:
         return ""
     parts = [a if a == b else f"{a}={b}" for a, b in same]
-    return " with the same " + ", ".join(parts)
+    return Message("same", keys=", ".join(parts))
 
 
 class Template:
@@ -104,7 +105,7 @@ class Absence(Template):
     fields: ClassVar[tuple[str, ...]] = ("pattern",)
 
     def holds(self, ctx: Context) -> list[Violation]:
-        message = f"「{self.pattern}」 is forbidden"
+        message = Message("absence.forbidden", pattern=self.pattern)
         return [Violation(e.index, message) for e in ctx.hits(self.pattern)]
 
     def clauses(self, sym: Symbolic) -> list:
@@ -131,7 +132,9 @@ class Precedence(Template):
         tk, fk = ctx.keyer(_keys(self.same, 0)), ctx.keyer(_keys(self.same, 1))
         for e, (is_then, is_first) in ctx.walk(self.then, self.first):
             if is_then and (k := tk(e)) not in seen:
-                out.append(Violation(e.index, f"no earlier 「{self.first}」{_desc(self.same)}", key=k))
+                out.append(
+                    Violation(e.index, Message("precedence.no-earlier", first=self.first, same=_desc(self.same)), key=k)
+                )
             if is_first:
                 seen.add(fk(e))
         return out
@@ -167,7 +170,9 @@ class Response(Template):
         tk, fk = ctx.keyer(_keys(self.same, 0)), ctx.keyer(_keys(self.same, 1))
         for e, (is_first, is_then) in reversed(ctx.walk(self.first, self.then)):
             if is_first and (k := fk(e)) not in seen:
-                out.append(Violation(e.index, f"no later 「{self.then}」{_desc(self.same)}", key=k))
+                out.append(
+                    Violation(e.index, Message("response.no-later", then=self.then, same=_desc(self.same)), key=k)
+                )
             if is_then:
                 seen.add(tk(e))
         return out[::-1]
@@ -204,7 +209,9 @@ class Unique(Template):
                 out.append(
                     Violation(
                         e.index,
-                        f"「{self.pattern}」 again{_desc(self.same)} (first at line {ctx.trace[first[k]].line})",
+                        Message(
+                            "unique.again", pattern=self.pattern, same=_desc(self.same), line=ctx.trace[first[k]].line
+                        ),
                     )
                 )
             else:
@@ -241,7 +248,9 @@ class AtMost(Template):
             k = keys(e)
             count[k] += 1
             if count[k] == self.n + 1:
-                out.append(Violation(e.index, f"more than {self.n} 「{self.pattern}」{_desc(self.same)}"))
+                out.append(
+                    Violation(e.index, Message("at-most.more", n=self.n, pattern=self.pattern, same=_desc(self.same)))
+                )
         return out
 
     def clauses(self, sym: Symbolic) -> list:
@@ -286,7 +295,14 @@ class CountBefore(Template):
                     out.append(
                         Violation(
                             e.index,
-                            f"{have} earlier 「{self.first}」{_desc(self.same)}; the text requires {self.op} {self.n}",
+                            Message(
+                                "count-before.count",
+                                have=have,
+                                first=self.first,
+                                same=_desc(self.same),
+                                op=self.op,
+                                n=self.n,
+                            ),
                             key=tk(e),
                         )
                     )
@@ -346,8 +362,13 @@ class AbsenceBetween(Template):
                     out.append(
                         Violation(
                             e.index,
-                            f"「{self.forbid}」 at line {ctx.trace[bad[0]].line} "
-                            f"since 「{self.after}」{_desc(self.same)}",
+                            Message(
+                                "absence-between.since",
+                                forbid=self.forbid,
+                                line=ctx.trace[bad[0]].line,
+                                after=self.after,
+                                same=_desc(self.same),
+                            ),
                         )
                     )
             elif is_then:
@@ -357,8 +378,14 @@ class AbsenceBetween(Template):
                         out.append(
                             Violation(
                                 bad,
-                                f"「{self.forbid}」 since 「{self.after}」, before 「{self.then}」 "
-                                f"at line {e.line}{_desc(self.same)}",
+                                Message(
+                                    "absence-between.before",
+                                    forbid=self.forbid,
+                                    after=self.after,
+                                    then=self.then,
+                                    line=e.line,
+                                    same=_desc(self.same),
+                                ),
                             )
                         )
             if is_forbid:
@@ -414,7 +441,7 @@ class Alternate(Template):
             k2 = ok(e)
             if not fine:
                 got, want = (self.a, self.b) if is_a else (self.b, self.a)
-                out.append(Violation(e.index, f"「{got}」 where 「{want}」 was due{_desc(self.same)}"))
+                out.append(Violation(e.index, Message("alternate.due", got=got, want=want, same=_desc(self.same))))
                 # resynchronise: the missing partner is taken as come just before this event
                 if is_a:
                     nb[k2] = na[k2]
@@ -468,8 +495,9 @@ class PairRule(Template):
                     out.append(
                         Violation(
                             None,
-                            f"pair {pair.name}: {me} ({self.who}) is paired with "
-                            f"{other}, who is not 「{self.partner}」",
+                            Message(
+                                "pair.partner", pair=pair.name, me=me, who=self.who, other=other, partner=self.partner
+                            ),
                             pair.line,
                         )
                     )
@@ -498,7 +526,7 @@ class CastAbsence(Template):
 
     def holds(self, ctx: Context) -> list[Violation]:
         return [
-            Violation(None, f"{p.name} is 「{self.who}」", p.pair_line or p.line)
+            Violation(None, Message("cast-absence.present", person=p.name, who=self.who), p.pair_line or p.line)
             for p in ctx.trace.cast.persons.values()
             if person_matches(self.who, p)
         ]
@@ -511,7 +539,7 @@ OccasionConds = tuple[tuple[str, frozenset[str], bool], ...]  # (field, values, 
 
 
 def _occasion_text(occ) -> str:
-    return f"the occasion (line {occ.line})" if occ.line is not None else "the default occasion"
+    return Message("occasion.at-line", line=occ.line) if occ.line is not None else Message("occasion.default")
 
 
 @dataclass(frozen=True)
@@ -537,10 +565,13 @@ class OccasionRule(Template):
         if not self.broken(occ):
             return []
         have = " ".join(f"{k}={occ.get(k)}" for k in dict.fromkeys(k for k, _, _ in (*self.given, *self.require)))
-        when = f"with {describe(self.given)} " if self.given else ""
-        return [
-            Violation(None, f"{_occasion_text(occ)} has {have}: {when}it must have {describe(self.require)}", occ.line)
-        ]
+        where, require = _occasion_text(occ), describe(self.require)
+        message = (
+            Message("occasion.must-have-given", occasion=where, have=have, given=describe(self.given), require=require)
+            if self.given
+            else Message("occasion.must-have", occasion=where, have=have, require=require)
+        )
+        return [Violation(None, message, occ.line)]
 
     def clauses(self, sym: Symbolic) -> list:
         from xiangshe.domain.occasion import occasion_of
@@ -567,7 +598,12 @@ class OccasionAbsence(Template):
             return []
         from xiangshe.domain.occasion import describe
 
-        message = f"「{self.pattern}」 is forbidden where {describe(self.given)} ({_occasion_text(ctx.trace.occasion)})"
+        message = Message(
+            "occasion-absence.forbidden",
+            pattern=self.pattern,
+            given=describe(self.given),
+            occasion=_occasion_text(ctx.trace.occasion),
+        )
         return [Violation(e.index, message) for e in ctx.hits(self.pattern)]
 
     def clauses(self, sym: Symbolic) -> list:
@@ -600,7 +636,10 @@ class OccasionKind(Template):
         value, other = self.other(ctx.trace.cast)
         where = _occasion_text(ctx.trace.occasion)
         return [
-            Violation(e.index, f"the event names a {e.get('kind')}, but {where} has {self.field}={value}")
+            Violation(
+                e.index,
+                Message("occasion-kind.names", kind=e.get("kind"), occasion=where, field=self.field, value=value),
+            )
             for e in ctx.hits(other)
         ]
 

@@ -6,6 +6,7 @@ import difflib
 from collections.abc import Iterable
 from functools import lru_cache
 
+from xiangshe.domain.messages import Localised, Message, render
 from xiangshe.domain.visible import clip, shorten, visible
 
 
@@ -25,15 +26,18 @@ class InputError(Exception):
         self.path, self.line, self.message, self.excerpt, self.hint = path, line, message, excerpt, hint
         self.column = column
 
-    def render(self) -> str:
+    def render(self, lang: str | None = None) -> str:
         """`path:line: error: message`, the line quoted (cut to a window around the error if long),
-        the hint; the user's words with every character that would act on a terminal escaped."""
+        the hint; the user's words with every character that would act on a terminal escaped. In
+        English, as a `Localised` that can say itself in another language; or in `lang`."""
+        if lang is None:
+            return Localised(self.render)
         where = f"{self.path}:{self.line}" if self.line else self.path
-        out = [f"{where}: error: {shorten(self.message)}"]
+        out = [Message("input.error", where=where, message=shorten(render(self.message, lang))).render(lang)]
         if self.excerpt is not None and self.line:
             out.append(f"  {self.line:>4} | {clip(self.excerpt, self.column)}")
         if self.hint:
-            out.append(f"  {shorten(self.hint)}")
+            out.append(f"  {shorten(render(self.hint, lang))}")
         return visible("\n".join(out))
 
     def __str__(self) -> str:
@@ -71,6 +75,6 @@ def _did_you_mean(word: str, pool: tuple[str, ...], n: int) -> str:
         # single-character differences in CJK words are common: look for shared characters
         close = [c for c in pool if set(c) & set(word)][:n]
     if close:
-        return "did you mean " + ", ".join(close) + "?"
+        return Message("input.did-you-mean", words=", ".join(close))
     shown = ", ".join(pool[:12]) + (" …" if len(pool) > 12 else "")
-    return f"known: {shown}"
+    return Message("input.known", words=shown)

@@ -36,6 +36,7 @@ from typing import BinaryIO
 
 from xiangshe.domain.errors import InputError, TraceError, did_you_mean
 from xiangshe.domain.gcpause import gc_paused
+from xiangshe.domain.messages import Localised, Message
 from xiangshe.domain.trace import SIDES, Cast, Directive, Event, Fragment, ObjectRef, Pair, Person, Trace, phase_span
 from xiangshe.domain.vocabulary import MAX_INSTANCE, PERSON_KEYS, PLACE_KEYS, Vocabulary, split_number, vocabulary
 
@@ -67,13 +68,18 @@ class TraceErrors(Exception):
         super().__init__(errors[0].render())
         self.errors, self.more = errors, more
 
-    def render(self) -> str:
-        out = [e.render() for e in self.errors]
+    def render(self, lang: str | None = None) -> str:
+        if lang is None:
+            return Localised(self.render)
+        out = [e.render(lang) for e in self.errors]
         if self.more:
-            out.append(
-                f"{self.errors[0].path}: … and {self.more} more error{'s' if self.more != 1 else ''} "
-                f"(the first {len(self.errors)} are shown)"
+            more = Message(
+                "input.more-one" if self.more == 1 else "input.more",
+                path=self.errors[0].path,
+                n=self.more,
+                shown=len(self.errors),
             )
+            out.append(more.render(lang))
         return "\n".join(out)
 
 
@@ -130,7 +136,7 @@ class _Reader:
         if role is None:
             self.fail(
                 line,
-                f"unknown role {role_word}",
+                Message("input.unknown-role", word=role_word),
                 word=role_word,
                 hint=lambda: self.vocab.suggest("roles", role_word, self.vocab.roles),
             )
@@ -143,7 +149,9 @@ class _Reader:
             written, rank = rank, self.vocab.resolve("ranks", rank)
             if rank is None:
                 self.fail(
-                    line, f"unknown rank {written}", lambda: self.vocab.suggest("ranks", written, self.vocab.ranks)
+                    line,
+                    Message("input.unknown-rank", word=written),
+                    lambda: self.vocab.suggest("ranks", written, self.vocab.ranks),
                 )
                 return
         if name in self.vocab.acts or name in self.vocab.objects:
@@ -234,7 +242,7 @@ class _Reader:
                 return same[0]
         self.fail(
             line,
-            f"unknown person {token}",
+            Message("input.unknown-person", word=token),
             word=token,
             hint=lambda: self.vocab.suggest(
                 "persons", token, [*self.cast.persons, *(r for r, t in self.vocab.roles.items() if t.single)]
@@ -248,7 +256,7 @@ class _Reader:
         if found is None:
             self.fail(
                 line,
-                f"unknown object {token}",
+                Message("input.unknown-object", word=token),
                 word=token,
                 hint=lambda: self.vocab.suggest("objects", token, self.vocab.objects),
             )
@@ -319,7 +327,10 @@ class _Reader:
         written, act = act, vocab.resolve("acts", act)
         if act is None:
             self.fail(
-                line, f"unknown act {written}", word=written, hint=lambda: vocab.suggest("acts", written, vocab.acts)
+                line,
+                Message("input.unknown-act", word=written),
+                word=written,
+                hint=lambda: vocab.suggest("acts", written, vocab.acts),
             )
             return None
         resolved: list[tuple[str, str]] = []
@@ -340,7 +351,7 @@ class _Reader:
                 if place is None:
                     self.fail(
                         line,
-                        f"unknown place {value}",
+                        Message("input.unknown-place", word=value),
                         word=value,
                         hint=lambda: vocab.suggest("places", value, vocab.places),
                     )
@@ -354,13 +365,18 @@ class _Reader:
                 elif found is None:
                     self.fail(
                         line,
-                        f"{key}={value}: {key} is one of {', '.join(allowed)}",
+                        Message("input.one-of", key=key, value=value, allowed=", ".join(allowed)),
                         lambda: vocab.suggest(f"attr:{key}", value, allowed),
                     )
                     ok = False
                 resolved.append((key, found or value))
             else:
-                self.fail(line, f"unknown key {key}=", word=f"{key}=", hint=lambda: did_you_mean(key, vocab.event_keys))
+                self.fail(
+                    line,
+                    Message("input.unknown-key", word=f"{key}="),
+                    word=f"{key}=",
+                    hint=lambda: did_you_mean(key, vocab.event_keys),
+                )
                 ok = False
         if not ok or actor is None:
             return None
@@ -410,7 +426,7 @@ class _Reader:
             if bad:
                 self.fail(
                     line,
-                    f"fragment: unknown phase {bad[0]}",
+                    Message("input.fragment-phase", word=bad[0]),
                     word=bad[0],
                     hint=lambda: did_you_mean(bad[0], self.vocab.phases),
                 )
@@ -457,7 +473,7 @@ class _Reader:
 
     def set_phase(self, line: int, pid: str) -> None:
         if pid not in self.vocab.phases:
-            self.fail(line, f"unknown phase {pid}", lambda: did_you_mean(pid, self.vocab.phases))
+            self.fail(line, Message("input.unknown-phase", word=pid), lambda: did_you_mean(pid, self.vocab.phases))
             return
         self.phase = pid
         self.phase_lines.append((line, pid))

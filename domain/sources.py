@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from xiangshe.domain.errors import TraceError
+from xiangshe.domain.messages import Message
 from xiangshe.domain.parse import READERS, TraceErrors, decode, read_bounded, read_path
 from xiangshe.domain.trace import Trace
 from xiangshe.domain.vocabulary import Vocabulary
@@ -86,8 +87,8 @@ def format_of(path: Path | str, display: str) -> str:
         return fmt
     what = suffix if suffix else "(no extension)"
     close = difflib.get_close_matches(suffix.lower(), SUFFIXES, n=2, cutoff=0.75) if suffix else []
-    hint = f"did you mean {', '.join(close)}?" if close else None
-    raise TraceErrors([TraceError(display, None, f"unknown file type {what}; a staging is {KNOWN}", hint=hint)])
+    hint = Message("input.did-you-mean", words=", ".join(close)) if close else None
+    raise TraceErrors([TraceError(display, None, Message("input.file-type", what=what, known=KNOWN), hint=hint)])
 
 
 def parse_path(path: Path, display: str | None = None, vocab: Vocabulary | None = None) -> Trace:
@@ -175,7 +176,7 @@ def expand(
         try:
             info = path.stat()
         except FileNotFoundError:
-            out.append(_fail(shown, "no such file"))
+            out.append(_fail(shown, Message("input.no-such-file")))
             continue
         except OSError as err:
             out.append(_fail(shown, f"cannot read: {err.strerror or err}"))
@@ -190,7 +191,7 @@ def expand(
             out.append(_fail(where, f"cannot read the directory: {err.strerror or err}"))
             continue
         if not found:
-            out.append(_fail(shown, f"no staging files in this directory ({KNOWN}, hidden ones skipped)"))
+            out.append(_fail(shown, Message("input.no-stagings", known=KNOWN)))
         for p in found:
             add(p, display(p))
     return out

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+from xiangshe.domain.messages import Localised, Text
+
 WIDTH = 200  # the most characters of a trace line quoted back
 LONGEST_WORD = 60  # the most characters of one of the user's words quoted in a message
 
@@ -34,6 +36,8 @@ def visible(text: str) -> str:
     >>> import json; json.loads(visible(json.dumps("a\x85b", ensure_ascii=False)))
     'a\x85b'
     """
+    if isinstance(text, Text):  # a message that can say itself in Chinese keeps that, made visible
+        return Localised(lambda lang: _ACTING.sub(_escape, text.render(lang)))
     return _ACTING.sub(_escape, text)
 
 

@@ -18,6 +18,7 @@ from functools import cache, cached_property
 from pathlib import Path
 
 from xiangshe.domain.errors import RulebookError, did_you_mean
+from xiangshe.domain.messages import Message
 
 VOCABULARY_PATH = Path(__file__).with_name("vocabulary.toml")
 
@@ -169,7 +170,11 @@ class Vocabulary:
         if folded != word:
             from xiangshe.domain.script import to_traditional
 
-            hint = to_traditional(hint)
+            hint = (  # the words suggested, not the sentence: a Message keeps its id
+                Message(hint.name, **{k: to_traditional(str(v)) for k, v in hint.params.items()})
+                if isinstance(hint, Message)
+                else to_traditional(hint)
+            )
         return hint
 
     def resolve_object(self, token: str) -> tuple[ObjectKind, str] | None:

@@ -2,11 +2,11 @@
 
 `xiangshe --lang zh …` or XIANGSHE_LANG=zh. The text output of every command is translated: the
 frame ("error", "rule", the summary lines), the labels, the sentences the program writes (findings,
-the scoring audit, the rulebook checks; reports/zh.py has the patterns for the sentences written by
-the lower layers) and the usual input errors. What the data says in English prose (a rule's
-reading, a reason, a machine's glosses) is not shown under zh (`prose`); the quotes, the Chinese
-names, ids and the trace's own words are shown as written. Machine-readable output (JSON, SARIF,
-JUnit) is never translated.
+the scoring audit, the rulebook checks: the lower layers write them as `Message`s of the catalogue
+in domain/messages.py, rendered here by their ids) and the usual input errors. What the data says in
+English prose (a rule's reading, a reason, a machine's glosses) is not shown under zh (`prose`); the
+quotes, the Chinese names, ids and the trace's own words are shown as written. Machine-readable
+output (JSON, SARIF, JUnit) is never translated.
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ from __future__ import annotations
 import os
 import re
 import unicodedata
+
+from xiangshe.domain.messages import Text, render
 
 LANGUAGES = ("en", "zh")
 _language: str | None = None
@@ -113,37 +115,14 @@ ZH = {
     "no more than eight tallies for one pair in a round: the 中 holds eight": "每番一耦之算不过八：中只容八算",
 }
 
-#: the frame of input errors (exit 2): (pattern, replacement), applied in order
-_INPUT_ERRORS = [
-    (re.compile(r"^(\S.*?): error: ", re.M), r"\1: 错误: "),
-    (re.compile(r"^error: ", re.M), "错误: "),
-    (
-        re.compile(r"\bunknown (person|act|object|place|role|rank|phase|key) "),
-        lambda m: (
-            "未知的"
-            + {
-                "person": "人物",
-                "act": "动作",
-                "object": "器物",
-                "place": "位置",
-                "role": "职事",
-                "rank": "爵等",
-                "phase": "节次",
-                "key": "键",
-            }[m.group(1)]
-            + " "
-        ),
-    ),
-    (re.compile(r"\bno rule, machine or audit check (.*?); "), r"没有规则、状态机或核查项 \1；"),
-    (re.compile(r"\bdid you mean (.*)\?$", re.M), r"是否要写 \1？"),
-    (re.compile(r": (\w+) is one of "), r": \1 只能是 "),
-    (re.compile(r"\bknown: "), "已知: "),
-    (re.compile(r"\bno such file\b"), "没有这个文件"),
-    (re.compile(r"\bunknown file type (\S+); a staging is "), r"未知的文件类型 \1；仪注文件是 "),
-    (re.compile(r"\bno staging files in this directory\b"), "这个目录里没有仪注文件"),
-    (re.compile(r"\bthe file exists; choose another name or use --force"), "文件已存在；请换一个名字或加 --force"),
-    (re.compile(r"\bthe file exists; choose another name"), "文件已存在；请换一个名字"),
-]
+#: the input errors that verify.py writes as plain text (BadInput): their frame and words, until they
+#: are Messages of the catalogue too. Every input error of the lower layers is a Message (or a
+#: Localised made of them) and is rendered by its id (`input_errors`).
+_CLI_ERRORS = (
+    (": error: ", ": 错误: "),
+    ("the file exists; choose another name or use --force", "文件已存在；请换一个名字或加 --force"),
+    ("the file exists; choose another name", "文件已存在；请换一个名字"),
+)
 
 
 def set_language(language: str | None) -> None:
@@ -193,26 +172,30 @@ def zh() -> bool:
     return language() == "zh"
 
 
-def sentence(table_name: str, text: str) -> str:
-    """A sentence a lower layer wrote in English, in the language in force (reports/zh.py)."""
-    if not zh():
-        return text
-    from xiangshe.reports import zh as tables
-
-    return tables.apply(getattr(tables, table_name), text)
-
-
-def finding_message(text: str) -> str:
-    return sentence("FINDINGS", text)
+def say(text: str) -> str:
+    """A sentence a lower layer wrote, in the language in force: a `Message` of the catalogue
+    (domain/messages.py) rendered by its id; any other text as written."""
+    return render(text, language())
 
 
 def headings(crumbs: tuple[str, ...]) -> tuple[str, ...]:
     """The rulebook's headings; under zh without their English."""
     if not zh():
         return crumbs
-    from xiangshe.reports.zh import heading
-
     return tuple(h for h in map(heading, crumbs) if h)
+
+
+def heading(text: str) -> str | None:
+    """A heading of the rulebook without its English: `E. 第二番射 (Φ23–Φ35)` → `第二番射 (Φ23–Φ35)`,
+    `释获 — scoring` → `释获`; None for a heading that is all English. (The rulebook's own words,
+    not a sentence of the program: it is cut, not translated.)
+
+    >>> heading("C. 射前 (Φ14–Φ20): 请射 to the 司射's demonstration"), heading("Encoded")
+    ('射前 (Φ14–Φ20)', None)
+    """
+    text = re.sub(r"^[A-Z]\. ", "", text)
+    text = re.sub(r"(?:\s+—\s+|:\s+)[^—:]*[A-Za-z]{2,}.*$", "", text)
+    return None if re.search(r"[A-Za-z]{2,}", re.sub(r"R\d{3}", "", text)) else text
 
 
 def source_note(text: str | None) -> str | None:
@@ -254,7 +237,7 @@ def arrow_line(
     if zh():
         return (
             f"  {mark} {where}  第 {rnd} 番 {shooter}（{side}）第 {arrow} 矢："
-            f"{sentence('ARROWS', why)}；释 {tallied} 算  [xiangsheli.txt:{source_line}]"
+            f"{say(why)}；释 {tallied} 算  [xiangsheli.txt:{source_line}]"
         )
     tally = f"{tallied} tall{'y' if tallied == 1 else 'ies'}"
     return (
@@ -545,10 +528,14 @@ def unreadable_summary(unread: int, traces: int, total: int, bad: int, events: i
 
 
 def input_errors(text: str) -> str:
-    """The frame of an input error message (`path:line: error: unknown act …`) in the language in
-    force; the user's words, the line quoted and the suggestions stay as they are."""
+    """An input error message (`path:line: error: unknown act …`) in the language in force: the
+    lower layers' by the ids of their Messages; the user's words, the line quoted and the
+    suggestions stay as they are."""
     if language() != "zh":
         return text
-    for pattern, replacement in _INPUT_ERRORS:
-        text = pattern.sub(replacement, text)
+    if isinstance(text, Text):
+        return text.render("zh")
+    text = "错误: " + text[len("error: ") :] if text.startswith("error: ") else text
+    for english, chinese in _CLI_ERRORS:
+        text = text.replace(english, chinese)
     return text

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from xiangshe.constraints.check import Finding, Result, Suppressed, causes
 from xiangshe.constraints.rulebook import Rule
+from xiangshe.domain.messages import Join
 from xiangshe.domain.text import TEXT
 from xiangshe.domain.visible import clip, shorten, visible
 from xiangshe.reports import messages as msg
@@ -21,14 +22,14 @@ def finding_text(f: Finding, path: str) -> str:
     """`path:line: error: message [rule]`, then the offending line, the rule and the quoted text."""
     where = f"{path}:{f.line}" if f.line else path
     label = f.rule if not f.catalogue else f"{f.rule} {f.catalogue} {f.name}"
-    out = [f"{where}: {t('error')}: {shorten(msg.finding_message(f.message))} [{label}]"]
+    out = [f"{where}: {t('error')}: {shorten(msg.say(f.message))} [{label}]"]
     if f.line:
         out.append(f"  {f.line:>4} | {clip(f.excerpt.strip())}")
     heads = msg.headings(f.headings)
     crumbs = "  " + " › ".join(heads) if heads else ""
     if prose(f.reading):
         out.append(f"  {t('why'):<5} {f.reading}")
-    out.append(f"  {t('rule'):<5} {msg.sentence('FRAME', f.defined)}{crumbs}")
+    out.append(f"  {t('rule'):<5} {msg.say(f.defined)}{crumbs}")
     out.append(f"  {t('text'):<5} {f.citation}")
     return visible("\n".join(out))
 
@@ -91,7 +92,7 @@ def scoring_text(r: Result, detail: bool = False) -> list[str]:
         for c in rs.checks:
             mark = "✓" if c.ok else "✗"
             out.append(
-                f"    {mark} {msg.finding_message(c.what)}{msg.at_line(c.line)}  [{c.catalogue} 「{c.cite.quote}」]"
+                f"    {mark} {msg.say(c.what)}{msg.at_line(c.line)}  [{c.catalogue} 「{c.cite.quote}」]"
             )
     for rs in r.scoring:
         for a in rs.arrows:
@@ -146,7 +147,7 @@ def scoring_json(r: Result) -> list[dict]:
 
 def input_errors_text(results: Sequence[Result]) -> str:
     """The located input errors of the stagings that could not be read, in their order."""
-    return "\n".join(r.input_text() for r in results if r.input_errors)
+    return Join((r.input_text() for r in results if r.input_errors), "\n", "\n")  # each in the language shown
 
 
 def check_text(
@@ -184,7 +185,7 @@ def check_text(
     if readings is not None:
         from xiangshe.constraints.readings import describe
 
-        out.append(f"{t('readings')}: {msg.sentence('FRAME', describe(readings))}")
+        out.append(f"{t('readings')}: {msg.say(describe(readings))}")
     return "\n".join(out)
 
 
@@ -431,13 +432,13 @@ def _example_text(kind: str, ex, rule: Rule) -> list[str]:
             )
         return [label + why]
     where = f"{ex.path}:{ex.line}" if ex.line else ex.path
-    note = msg.sentence("NOTES", ex.note)
+    note = msg.say(ex.note)
     out = [f"{label}{where}  " + (f"（{note}）" if msg.zh() else f"({note})")]
     mark = "✗" if kind == "failing" else "✓"
     for n, text in ex.window:
         out.append(f"    {mark if n == ex.line else ' '} {n:>4} | {text}")
     if ex.finding is not None:
-        out.append(f"    {t('error')}: {msg.finding_message(ex.finding.message)} [{ex.finding.rule}]")
+        out.append(f"    {t('error')}: {msg.say(ex.finding.message)} [{ex.finding.rule}]")
     return out
 
 
@@ -495,7 +496,7 @@ def counterexample_text(rule: Rule, trace, steps: int, saved: str | None, shorte
     audit = [f for f in findings if f.rule.startswith("audit.")]
     for f in audit:
         out.append(
-            f"  注：计分核查亦有异议：{msg.finding_message(f.message)} [{f.rule}]"
+            f"  注：计分核查亦有异议：{msg.say(f.message)} [{f.rule}]"
             if zh
             else f"  note: the scoring audit also objects: {f.message} [{f.rule}]"
         )
@@ -542,7 +543,7 @@ def rulecheck_text(report, search_all: bool) -> str:
             subject = t(i.subject) if i.subject == "all" else i.subject
             out.append(
                 f"{where}{t(i.severity if not i.ok else 'note')}: {t(i.check)}: {subject}: "
-                f"{msg.sentence('RULECHECK', i.message)}"
+                f"{msg.say(i.message)}"
             )
     by: dict[str, tuple[int, int]] = {}
     for i in report.items:

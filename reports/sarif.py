@@ -16,6 +16,7 @@ from xiangshe.constraints.check import Finding, Result, Suppressed, causes
 from xiangshe.constraints.rulebook import Rule
 from xiangshe.constraints.scoring import AUDIT_CHECKS, audit_id, audit_name
 from xiangshe.constraints.select import UNUSED
+from xiangshe.domain.messages import BY_CODE, Message, parameters
 from xiangshe.domain.text import TEXT, Citation
 from xiangshe.fsm.table import Table, tables
 
@@ -34,7 +35,33 @@ def artifact_uri(path: str) -> str:
 
 
 def _message(text: str) -> dict:
+    """A SARIF message (§3.11): its text; for a Message of the catalogue (domain/messages.py) also its
+    `id` and `arguments`, which refer to the `messageStrings` of the result's rule (`_message_strings`)."""
+    if isinstance(text, Message):
+        return {"text": str(text), "id": text.code, "arguments": text.arguments()}
     return {"text": text}
+
+
+def message_string(code: str) -> dict:
+    """A catalogue message as SARIF's `messageStrings` hold it: its English template with the
+    parameters numbered ({0}, {1} …) in the order of `Message.arguments`."""
+    entry = BY_CODE[code]
+    names = parameters(entry.en)
+    return {"text": entry.en.format_map({n: f"{{{i}}}" for i, n in enumerate(names)})}
+
+
+def _message_strings(rules: list[dict], found: list[dict]) -> None:
+    """Give each rule the messageStrings its results' message ids refer to; a result whose rule is
+    not described keeps only its text."""
+    for doc in found:
+        message = doc["message"]
+        if "id" not in message:
+            continue
+        if "ruleIndex" not in doc:
+            del message["id"], message["arguments"]
+            continue
+        strings = rules[doc["ruleIndex"]].setdefault("messageStrings", {})
+        strings.setdefault(message["id"], message_string(message["id"]))
 
 
 def _quotes(citations: Sequence[Citation]) -> list[dict]:
@@ -234,15 +261,16 @@ def input_result(e, index: dict[str, int]) -> dict:
     physical: dict = {"artifactLocation": {"uri": artifact_uri(e.path)}}
     if e.line:
         physical["region"] = {"startLine": e.line}
-    text = e.message + (f" ({e.hint})" if e.hint else "")
+    message = _message(e.message)  # its id and arguments: the message; the text says the hint too
+    message["text"] = e.message + (f" ({e.hint})" if e.hint else "")
     return {
         "ruleId": INPUT_ERROR,
         "ruleIndex": index[INPUT_ERROR],
         "level": "error",
-        "message": _message(text),
+        "message": message,
         "locations": [{"physicalLocation": physical}],
         "partialFingerprints": {"xiangshe/v1": f"{INPUT_ERROR}:{e.path}:{e.line or ''}"},
-        "properties": {"hint": e.hint},
+        "properties": {"hint": str(e.hint) if e.hint is not None else None},
     }
 
 
@@ -270,6 +298,7 @@ def check_sarif(
         found += [input_result(e, index) for e in r.input_errors]
         found += [result(f, r.path, index, c) for f, c in zip(r.findings, causes(r.findings))]
         found += [suppressed_result(s, r.path, index) for s in r.suppressed]
+    _message_strings(driver["rules"], found)
     run: dict = {
         "tool": {"driver": driver},
         "results": found,

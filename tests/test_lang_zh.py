@@ -201,3 +201,21 @@ def test_the_allowlist_catches_english() -> None:
     assert english("nosuch/file.trace:3: 错误", ROOT) != []  # not an existing path
     assert english("    ✗   35 | 释获者 释获 算 for=弟子1 arrow=1 side=右", ROOT) == []
     assert english("    ✗   35 | the host bows", ROOT) != []  # not a line of a trace
+
+
+def test_findings_under_zh_are_the_catalogues_chinese(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each finding is a Message of the catalogue (domain/messages.py) and `--lang zh` shows its
+    Chinese template, by id: no pattern over the English (reports/zh.py is gone)."""
+    from xiangshe.constraints.check import check_trace
+    from xiangshe.domain.messages import Message
+    from xiangshe.domain.parse import parse_file
+    from xiangshe.domain.visible import shorten
+
+    (tmp_path / "mixed.trace").write_text(MIXED, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    findings = check_trace(parse_file(tmp_path / "mixed.trace")).findings
+    assert findings and all(isinstance(f.message, Message) for f in findings)
+    assert len({f.message.code for f in findings}) > 2  # refusals, the audit, the rules
+    out = CliRunner().invoke(cli, ["--lang", "zh", "check", "--verbose", "mixed.trace"]).output
+    for f in findings:
+        assert shorten(f.message.render("zh")) in out and shorten(str(f.message)) not in out
