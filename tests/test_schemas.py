@@ -168,7 +168,7 @@ def test_counterexample_json_validates(
 ) -> None:
     """z3's shortest; a bundled example when z3 finds none up to the depth; nothing at all."""
     if not examples:
-        monkeypatch.setattr("xiangshe.verify.VIOLATIONS", ROOT / "no-such-directory")
+        monkeypatch.setattr("xiangshe.domain.bundled.VIOLATIONS", ROOT / "no-such-directory")
     result = invoke("counterexample", "bu-guan-bu-shi", "--depth", depth, "--format", "json")
     doc = json.loads(result.stdout)
     assert doc["found"] is found
