@@ -11,8 +11,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from xiangshe.constraints import search
 from xiangshe.constraints.rulebook import Rule, find_rule, rulebook
-from xiangshe.constraints.search import Exhausted, Outcome, Refuted, minimise, refute, witness
+from xiangshe.constraints.search import Exhausted, Outcome, Refuted
 from xiangshe.domain import bundled
 from xiangshe.domain.errors import UsageError, did_you_mean
 from xiangshe.domain.parse import parse_file, parse_lines
@@ -66,10 +67,10 @@ def fallback(
     """The first bundled violating example of `rule` that breaks it alone, minimised, with its name
     (as `display` shows it); None if there is none."""
     files = {display(p): p for p in bundled.violations().get(rule.id, [])}
-    seen = witness(rule, [parse_file(p, name) for name, p in files.items()], rules_in_force, readings)
+    seen = search.witness(rule, [parse_file(p, name) for name, p in files.items()], rules_in_force, readings)
     if seen is None:
         return None
-    return minimise(files[seen.path].read_text(encoding="utf-8"), rule, rules_in_force, readings), seen.path
+    return search.minimise(files[seen.path].read_text(encoding="utf-8"), rule, rules_in_force, readings), seen.path
 
 
 def counterexample(
@@ -80,9 +81,9 @@ def counterexample(
     display: Callable[[Path], str] = str,
 ) -> Counterexample:
     """z3's shortest counterexample to `rule` up to `depth` steps, else the bundled fallback, else none."""
-    outcome = refute(rule, rules_in_force, depth)
+    outcome = search.refute(rule, rules_in_force, depth)
     if isinstance(outcome, Refuted):
-        text = minimise(outcome.text, rule, rules_in_force, readings)
+        text = search.minimise(outcome.text, rule, rules_in_force, readings)
         return Counterexample(rule, depth, readings, outcome, text, outcome.steps)
     found = fallback(rule, rules_in_force, readings, display)
     if found is None:
