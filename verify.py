@@ -208,7 +208,7 @@ def check(
             sys.exit(2)
     linted = _lint(results, rules_in_force, cfg, selection, lint)
     results = linted.results
-    out = check_output(fmt, results, rules_in_force, chosen, linted, version(), scoring, verbose)
+    out = check_output(fmt, results, rules_in_force, chosen, linted, scoring, verbose)
     if fmt == "text":
         from xiangshe.reports import colour
 
@@ -606,7 +606,7 @@ def check_rules(
     )
     if tty:
         echo("\r\033[K", err=True, nl=False)
-    echo(rulecheck_output(report, fmt, chosen, version(), search_all))
+    echo(rulecheck_output(report, fmt, chosen, search_all))
     sys.exit(0 if report.ok else 1)
 
 

@@ -9,14 +9,16 @@ from collections.abc import Sequence
 from xiangshe.domain.visible import visible
 
 
-def check_output(fmt, results, rules, readings, linted, version: str, scoring=False, verbose=False) -> str:
-    """`check`'s report of `results` in `fmt` (text uncoloured: the caller paints it for a terminal)."""
+def check_output(fmt, results, rules, readings, linted, scoring=False, verbose=False) -> str:
+    """`check`'s report of `results` in `fmt` (text uncoloured: the caller paints it for a terminal).
+    The version (for SARIF) is read only for SARIF: the package metadata is slow to import."""
     from xiangshe.reports import render
 
     if fmt == "sarif":
+        from xiangshe import version
         from xiangshe.reports.sarif import check_sarif
 
-        return check_sarif(results, rules, readings, version, linted.not_applied)
+        return check_sarif(results, rules, readings, version(), linted.not_applied)
     if fmt == "junit":
         from xiangshe.reports.junit import check_junit
 
@@ -48,12 +50,13 @@ def rulecheck_json(report, readings: dict[str, str]) -> str:
     return json.dumps({"ok": report.ok, "readings": readings, "checks": checks}, ensure_ascii=False, indent=2)
 
 
-def rulecheck_output(report, fmt: str, readings: dict[str, str], version: str, search_all: bool) -> str:
+def rulecheck_output(report, fmt: str, readings: dict[str, str], search_all: bool) -> str:
     """`check-rules`' report in `fmt`: text, json, sarif or junit."""
     if fmt == "sarif":
+        from xiangshe import version
         from xiangshe.reports.sarif import rulecheck_sarif
 
-        return rulecheck_sarif(report, readings, version)
+        return rulecheck_sarif(report, readings, version())
     if fmt == "junit":
         from xiangshe.reports.junit import rulecheck_junit
 

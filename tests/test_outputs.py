@@ -38,7 +38,7 @@ def test_rulecheck_json_has_the_verdict_the_readings_and_every_check_in_order() 
         "quote",
         "source_line",
     ]
-    assert rulecheck_output(report, "json", {"guan": "zheng"}, "0", False) == rulecheck_json(report, {"guan": "zheng"})
+    assert rulecheck_output(report, "json", {"guan": "zheng"}, False) == rulecheck_json(report, {"guan": "zheng"})
 
 
 @pytest.fixture(scope="module")
@@ -49,7 +49,7 @@ def linted():
 
 @pytest.mark.parametrize("fmt", ["text", "json", "sarif", "junit", "github"])
 def test_check_output_in_every_format_names_both_traces(linted, fmt: str) -> None:
-    out = check_output(fmt, linted.results, RULES, {}, linted, "0.0")
+    out = check_output(fmt, linted.results, RULES, {}, linted)
     assert "v.trace" in out and ("c.trace" in out or fmt in ("github",))
     if fmt in ("json", "sarif"):
         json.loads(out)
