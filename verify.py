@@ -28,6 +28,7 @@ if __name__ == "__main__" and not __package__:  # `python verify.py …` in a ch
     )
     sys.modules["xiangshe"] = importlib.util.module_from_spec(_spec)
     _spec.loader.exec_module(sys.modules["xiangshe"])
+
 from xiangshe import CANONICAL, version  # noqa: E402  (pyproject.toml's version, read when asked)
 from xiangshe.domain.files import display as _display  # noqa: E402 (after the bootstrap above)
 from xiangshe.reports.cli import BadInput, github_input_errors, located  # noqa: E402
@@ -35,11 +36,10 @@ from xiangshe.reports.cli import bad as _bad  # noqa: E402
 from xiangshe.reports.echo import Group, echo  # noqa: E402
 from xiangshe.reports.options import (  # noqa: E402
     STDIN_FORMATS,  # noqa: F401 (tests read it here)
-    ArrowSpec,
     Percent,
-    PhaseId,
     lint_options,
     reading_options,
+    staging_options,
     stdin_options,
 )
 
@@ -295,55 +295,7 @@ def rules(fmt: str, reading: tuple[str, ...], readings_file: Path | None) -> Non
 )
 @click.option("--force", is_flag=True, help="overwrite the output file")
 @click.option("--format", "fmt", type=click.Choice(["trace", "jsonl"]), default="trace", show_default=True)
-@click.option("--zhongbin", type=click.IntRange(3, 30), default=6, show_default=True, help="number of 众宾")
-@click.option("--dafu", type=click.IntRange(0, 4), default=1, show_default=True, help="number of 大夫 (0: 若无大夫)")
-@click.option("--zhugong", type=click.IntRange(0, 3), default=0, show_default=True, help="number of 诸公")
-@click.option("--taishi/--no-taishi", default=True, show_default=True, help="a 大师 among the 工")
-@click.option(
-    "--bin-zhuren-shoot/--no-bin-zhuren-shoot",
-    default=True,
-    show_default=True,
-    help="the 宾 and the 主人 shoot, as a pair",
-)
-@click.option("--dafu-shoot/--no-dafu-shoot", default=True, show_default=True, help="the 大夫 shoot")
-@click.option(
-    "--zhongbin-pairs",
-    type=click.IntRange(0, 13),
-    default=1,
-    show_default=True,
-    help="pairs of 众宾 shooting besides the 大夫's partners",
-)
-@click.option(
-    "--shi-bu-bei/--no-shi-bu-bei", default=True, show_default=True, help="若矢不备: arrows missing after round 1"
-)
-@click.option(
-    "--outcome",
-    "outcome",
-    nargs=2,
-    type=click.Choice(["右", "左", "钧"]),
-    default=("右", "右"),
-    show_default=True,
-    help="who wins rounds 2 and 3: 右, 左 or 钧",
-)
-@click.option("--dafu-partner-loses", is_flag=True, help="in round 2 the 大夫 wins and his partner loses")
-@click.option(
-    "--jun",
-    type=click.Choice(["", "与射"]),
-    default="",
-    show_default=True,
-    help="与射: the ruler's 燕射 (记 君，国中射), the 君 shooting as the 宾's partner",
-)
-@click.option("--yu", is_flag=True, help="古者于旅也语: the 宾 and the 主人 converse at the 旅酬")
-@click.option(
-    "--arrow",
-    "arrows",
-    multiple=True,
-    type=ArrowSpec(),
-    metavar="R:PAIR:SIDE=RESULTS",
-    help="explicit results, e.g. 2:上耦:上射=中正,不中,中正,中侯",
-)
-@click.option("--seed", type=int, default=0, show_default=True, help="varies the arrows' results")
-@click.option("--until", type=PhaseId(), default="Φ52", show_default=True, help="the last phase to stage")
+@staging_options
 def generate(
     output: Path | None, force: bool, fmt: str, arrows: tuple[tuple[str, tuple[str, ...]], ...], **options
 ) -> None:
@@ -650,34 +602,10 @@ def schema(name: str) -> None:
 
 def main() -> None:
     """Entry point of the console script: usage errors and bad input exit 2, never a traceback;
-    Ctrl-C exits 130."""
-    from xiangshe.domain.errors import InputError
-    from xiangshe.domain.parse import TraceErrors
-    from xiangshe.reports import interrupt
+    Ctrl-C exits 130; a bug exits 70 (reports/cli.py run)."""
+    from xiangshe.reports.cli import run
 
-    interrupt.install()
-    try:
-        try:
-            cli.main(standalone_mode=True)
-        finally:
-            interrupt.check()  # a Ctrl-C swallowed on the way (in a __del__) still stops it
-    except interrupt.Interrupted:
-        interrupt.stop()
-    except (InputError, TraceErrors) as err:  # e.g. a broken rulebook or machine table
-        from xiangshe.reports.messages import input_errors
-
-        echo(input_errors(err.render()), err=True)
-        sys.exit(2)
-    except MemoryError:  # the input, not the program: too much of it
-        echo("xiangshe: error: out of memory: the input is too large to check at once", err=True)
-        sys.exit(2)
-    except Exception as err:  # a bug: say so plainly, exit 70 (EX_SOFTWARE)
-        if os.environ.get("XIANGSHE_DEBUG"):
-            raise
-        echo(
-            f"xiangshe: internal error: {type(err).__name__}: {err} (set XIANGSHE_DEBUG=1 for the traceback)", err=True
-        )
-        sys.exit(70)
+    run(cli)
 
 
 if __name__ == "__main__":

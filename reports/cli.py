@@ -54,3 +54,40 @@ def github_input_errors(f):
             raise
 
     return wrapper
+
+
+def run(group: click.Group) -> None:
+    """Run the command line: bad input that reaches here (e.g. a broken rulebook or machine table)
+    exits 2 with its located message, too much input exits 2, Ctrl-C exits 130 with no verdict, and
+    anything else is a bug in xiangshe: one line and exit 70 (EX_SOFTWARE; XIANGSHE_DEBUG=1 raises it,
+    for the traceback)."""
+    import os
+    import sys
+
+    from xiangshe.domain.errors import InputError
+    from xiangshe.domain.parse import TraceErrors
+    from xiangshe.reports import interrupt
+
+    interrupt.install()
+    try:
+        try:
+            group.main(standalone_mode=True)
+        finally:
+            interrupt.check()  # a Ctrl-C swallowed on the way (in a __del__) still stops it
+    except interrupt.Interrupted:
+        interrupt.stop()
+    except (InputError, TraceErrors) as err:  # e.g. a broken rulebook or machine table
+        from xiangshe.reports.messages import input_errors
+
+        echo(input_errors(err.render()), err=True)
+        sys.exit(2)
+    except MemoryError:  # the input, not the program: too much of it
+        echo("xiangshe: error: out of memory: the input is too large to check at once", err=True)
+        sys.exit(2)
+    except Exception as err:  # a bug: say so plainly, exit 70 (EX_SOFTWARE)
+        if os.environ.get("XIANGSHE_DEBUG"):
+            raise
+        echo(
+            f"xiangshe: internal error: {type(err).__name__}: {err} (set XIANGSHE_DEBUG=1 for the traceback)", err=True
+        )
+        sys.exit(70)

@@ -145,3 +145,66 @@ def stdin_options(f):
         type=click.Choice(list(STDIN_FORMATS)),
         help="how to read `-`: trace, jsonl, json or yaml (default: by the suffix of --stdin-filename, else trace)",
     )(f)
+
+
+def staging_options(f):
+    """The options of `generate`: what a staging of the ceremony varies on (domain/libretto/options.py)."""
+    options = [
+        click.option("--zhongbin", type=click.IntRange(3, 30), default=6, show_default=True, help="number of 众宾"),
+        click.option(
+            "--dafu", type=click.IntRange(0, 4), default=1, show_default=True, help="number of 大夫 (0: 若无大夫)"
+        ),
+        click.option("--zhugong", type=click.IntRange(0, 3), default=0, show_default=True, help="number of 诸公"),
+        click.option("--taishi/--no-taishi", default=True, show_default=True, help="a 大师 among the 工"),
+        click.option(
+            "--bin-zhuren-shoot/--no-bin-zhuren-shoot",
+            default=True,
+            show_default=True,
+            help="the 宾 and the 主人 shoot, as a pair",
+        ),
+        click.option("--dafu-shoot/--no-dafu-shoot", default=True, show_default=True, help="the 大夫 shoot"),
+        click.option(
+            "--zhongbin-pairs",
+            type=click.IntRange(0, 13),
+            default=1,
+            show_default=True,
+            help="pairs of 众宾 shooting besides the 大夫's partners",
+        ),
+        click.option(
+            "--shi-bu-bei/--no-shi-bu-bei",
+            default=True,
+            show_default=True,
+            help="若矢不备: arrows missing after round 1",
+        ),
+        click.option(
+            "--outcome",
+            "outcome",
+            nargs=2,
+            type=click.Choice(["右", "左", "钧"]),
+            default=("右", "右"),
+            show_default=True,
+            help="who wins rounds 2 and 3: 右, 左 or 钧",
+        ),
+        click.option("--dafu-partner-loses", is_flag=True, help="in round 2 the 大夫 wins and his partner loses"),
+        click.option(
+            "--jun",
+            type=click.Choice(["", "与射"]),
+            default="",
+            show_default=True,
+            help="与射: the ruler's 燕射 (记 君，国中射), the 君 shooting as the 宾's partner",
+        ),
+        click.option("--yu", is_flag=True, help="古者于旅也语: the 宾 and the 主人 converse at the 旅酬"),
+        click.option(
+            "--arrow",
+            "arrows",
+            multiple=True,
+            type=ArrowSpec(),
+            metavar="R:PAIR:SIDE=RESULTS",
+            help="explicit results, e.g. 2:上耦:上射=中正,不中,中正,中侯",
+        ),
+        click.option("--seed", type=int, default=0, show_default=True, help="varies the arrows' results"),
+        click.option("--until", type=PhaseId(), default="Φ52", show_default=True, help="the last phase to stage"),
+    ]
+    for opt in reversed(options):
+        f = opt(f)
+    return f
