@@ -23,6 +23,8 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
+from xiangshe.domain.bundled import CANONICAL  # the bundled stagings are listed in domain/bundled.py
+
 __all__ = ["CANONICAL", "BadTrace", "check", "check_text", "__version__"]
 
 
@@ -48,9 +50,6 @@ def __getattr__(name: str) -> str:
     if name == "__version__":
         return version()
     raise AttributeError(f"module 'xiangshe' has no attribute {name!r}")
-
-
-CANONICAL = Path(__file__).resolve().parent / "traces" / "canonical.trace"
 
 
 class BadTrace(ValueError):

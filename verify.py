@@ -30,60 +30,75 @@ if __name__ == "__main__" and not __package__:  # `python verify.py …` in a ch
     _spec.loader.exec_module(sys.modules["xiangshe"])
 
 from xiangshe import CANONICAL, version  # noqa: E402  (pyproject.toml's version, read when asked)
-from xiangshe.domain.visible import visible  # noqa: E402 (after the bootstrap above)
+from xiangshe.domain.files import display as _display  # noqa: E402 (after the bootstrap above)
+from xiangshe.reports.cli import BadInput, github_input_errors, located  # noqa: E402
+from xiangshe.reports.cli import bad as _bad  # noqa: E402
 from xiangshe.reports.echo import Group, echo  # noqa: E402
-from xiangshe.reports.options import ArrowSpec, Percent, PhaseId  # noqa: E402
+from xiangshe.reports.options import (  # noqa: E402
+    STDIN_FORMATS,  # noqa: F401 (tests read it here)
+    Percent,
+    lint_options,
+    reading_options,
+    staging_options,
+    stdin_options,
+)
 
-ROOT = Path(__file__).resolve().parent
-VIOLATIONS = ROOT / "traces" / "violations"
 FORMATS = click.Choice(["text", "json"])
 CHECK_FORMATS = click.Choice(["text", "json", "sarif", "junit", "github"])
-STDIN_FORMATS = ("trace", "jsonl", "json", "yaml")  # domain/parse.py READERS
-
-
-def _display(path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)
-
-
-class BadInput(click.ClickException):
-    """Input problems, already located as `path:line: error: …`; exit 2."""
-
-    exit_code = 2
-
-    def show(self, file=None) -> None:
-        from xiangshe.reports.messages import input_errors
-
-        echo(input_errors(self.message), err=True)
 
 
 def _save(output: Path, text: str, force: bool | None = False) -> None:
-    """Write a file the command made; never over one that exists, unless --force."""
-    advice = "choose another name or use --force" if force is not None else "choose another name"
-    if output.exists() and not force:
-        raise BadInput(f"{_display(output)}: error: the file exists; {advice}")
-    try:
-        with output.open("w" if force else "x", encoding="utf-8") as f:  # "x": never over a file
-            f.write(text)
-    except FileExistsError:
-        raise BadInput(f"{_display(output)}: error: the file exists; {advice}") from None
-    except OSError as err:
-        raise BadInput(f"{_display(output)}: error: cannot write: {err.strerror}") from None
+    """domain.files.save: never over a file that exists, unless --force (None: no --force to offer)."""
+    from xiangshe.domain.files import save
+
+    located(save, output, text, force)
 
 
-def _violation_files() -> dict[str, list[Path]]:
-    """The bundled violating examples (traces/violations/<rule id>[.N].trace), by rule id."""
-    out: dict[str, list[Path]] = {}
-    for p in sorted(VIOLATIONS.glob("*.trace")):
-        out.setdefault(p.name.split(".")[0], []).append(p)
-    return out
+def _readings(
+    reading: tuple[str, ...], readings_file: Path | None, base: dict[str, str] | None = None
+) -> dict[str, str]:
+    from xiangshe.constraints.readings import select
+
+    return located(select, list(reading), readings_file, base=base)
 
 
-def _bad(err: Exception) -> BadInput:
-    render = getattr(err, "render", None)
-    return BadInput(render() if render else str(err))
+def _lint_settings(lint: dict):
+    """The configuration in force and the selection of checks (command line over file)."""
+    from xiangshe.constraints.lint import chosen
+
+    if lint.get("force") and lint.get("write_baseline") is None:
+        raise BadInput("error: --force goes with --write-baseline (check never writes otherwise)")
+    return located(chosen, Path.cwd(), lint["config_file"], lint["isolated"], lint["select"], lint["ignore"], _display)
+
+
+def _lint(results, rules, cfg, selection, lint: dict, use_baseline: bool = True):
+    """Apply the selection, the inline suppressions and (with `use_baseline`) the baseline;
+    --write-baseline writes the findings and exits."""
+    from xiangshe.constraints.lint import lint as apply
+
+    out = lint.get("write_baseline")
+    if out is None:
+        return located(
+            apply,
+            results,
+            rules,
+            selection,
+            (lint.get("baseline_file") or cfg.baseline) if use_baseline else None,
+            _display,
+        )
+    from xiangshe.constraints.baseline import render
+
+    outcome = apply(results, rules, selection)
+    _save(out, render(outcome.results, out.parent), lint["force"])
+    n = sum(len(r.findings) for r in outcome.results)
+    echo(f"wrote {_display(out)}: {n} finding{'s' if n != 1 else ''} in the baseline", err=True)
+    sys.exit(0)
+
+
+def _sources(files: tuple[str, ...], stdin_format: str | None, stdin_filename: str | None):
+    from xiangshe.domain.sources import named
+
+    return located(named, files, stdin_format, stdin_filename, _display, CANONICAL)
 
 
 def _show_version(ctx: click.Context) -> None:
@@ -114,184 +129,6 @@ def cli(lang: str) -> None:
     from xiangshe.reports.messages import set_language
 
     set_language(lang)
-
-
-def reading_options(f):
-    """--reading point=option (repeatable) and --readings FILE: the contested readings in force."""
-    f = click.option(
-        "--readings",
-        "readings_file",
-        type=click.Path(dir_okay=False, path_type=Path),
-        help="a TOML file of point = \"option\" lines",
-    )(f)
-    return click.option(
-        "--reading",
-        "reading",
-        multiple=True,
-        metavar="POINT=OPTION",
-        help="follow another reading of a contested point, e.g. guan=zheng",
-    )(f)
-
-
-def _readings(
-    reading: tuple[str, ...], readings_file: Path | None, base: dict[str, str] | None = None
-) -> dict[str, str]:
-    from xiangshe.constraints.readings import select
-    from xiangshe.domain.errors import InputError
-
-    try:
-        return select(list(reading), readings_file, base=base)
-    except InputError as err:
-        raise _bad(err) from None
-
-
-def lint_options(baseline: bool = True):
-    """The options of a linter (README "Using it like a linter"): which checks apply, the
-    configuration file and, with `baseline`, the baseline."""
-    terms = (
-        "rule ids, Chinese names, catalogue ids (R120), machine.<slug>, audit.<id>, or groups: "
-        "machine, audit, a category, a section A–H, R1 (a catalogue prefix), ALL"
-    )
-    options = [
-        click.option(
-            "--select",
-            multiple=True,
-            metavar="RULES",
-            help=f"apply only these checks (comma-separated, repeatable): {terms}",
-        ),
-        click.option("--ignore", multiple=True, metavar="RULES", help="do not apply these checks"),
-        click.option(
-            "--config",
-            "config_file",
-            type=click.Path(dir_okay=False, path_type=Path),
-            help="the configuration file (default: the nearest xiangshe.toml, or pyproject.toml with [tool.xiangshe])",
-        ),
-        click.option("--isolated", is_flag=True, help="read no configuration file"),
-    ]
-    if baseline:
-        options += [
-            click.option(
-                "--baseline",
-                "baseline_file",
-                type=click.Path(dir_okay=False, path_type=Path),
-                help="report only the findings that are not in this baseline file",
-            ),
-            click.option(
-                "--write-baseline",
-                "write_baseline",
-                metavar="FILE",
-                type=click.Path(dir_okay=False, path_type=Path),
-                help="record the current findings in FILE and exit 0 (refused if FILE exists, unless --force)",
-            ),
-            click.option("--force", is_flag=True, help="with --write-baseline: replace the file"),
-        ]
-
-    def decorate(f):
-        for opt in reversed(options):
-            f = opt(f)
-        return f
-
-    return decorate
-
-
-def _lint_settings(lint: dict):
-    """The configuration in force and the selection of checks (command line over file)."""
-    from xiangshe.constraints.config import settings
-    from xiangshe.constraints.select import terms
-    from xiangshe.domain.errors import InputError
-
-    if lint.get("force") and lint.get("write_baseline") is None:
-        raise BadInput("error: --force goes with --write-baseline (check never writes otherwise)")
-    try:
-        cfg = settings(Path.cwd(), lint["config_file"], lint["isolated"], lambda p: _display(Path(p)))
-        select = terms(lint["select"], "--select") if lint["select"] else None
-        ignore = terms(lint["ignore"], "--ignore") if lint["ignore"] else None
-    except InputError as err:
-        raise _bad(err) from None
-    return cfg, cfg.selection(select, ignore)
-
-
-def _lint(results, rules, cfg, selection, lint: dict, use_baseline: bool = True):
-    """Apply the selection, the inline suppressions and (with `use_baseline`) the baseline;
-    --write-baseline writes the findings and exits."""
-    from xiangshe.constraints.lint import apply
-    from xiangshe.constraints.select import in_force
-    from xiangshe.domain.errors import InputError
-
-    ids = in_force(rules)
-    out = lint.get("write_baseline")
-    path = (lint.get("baseline_file") or cfg.baseline) if use_baseline else None
-    if out is None and path is None:
-        return apply(results, selection, ids)
-    from xiangshe.constraints import baseline as bl
-
-    if out is not None:
-        outcome = apply(results, selection, ids)
-        _save(out, bl.render(outcome.results, out.parent), lint["force"])
-        n = sum(len(r.findings) for r in outcome.results)
-        echo(f"wrote {_display(out)}: {n} finding{'s' if n != 1 else ''} in the baseline", err=True)
-        sys.exit(0)
-    try:
-        baseline = bl.load(path, _display(path))
-    except InputError as err:
-        raise _bad(err) from None
-    return apply(results, selection, ids, baseline)
-
-
-def _github_input_errors(f):
-    """With --format github, input errors (exit 2) are also printed as annotations."""
-    import functools
-
-    @functools.wraps(f)
-    def wrapper(*args, **kwargs):
-        try:
-            return f(*args, **kwargs)
-        except BadInput as err:
-            if click.get_current_context().meta.get("xiangshe.format", kwargs.get("fmt")) == "github":
-                from xiangshe.reports.github import input_errors
-
-                echo(input_errors(err.message))
-            raise
-
-    return wrapper
-
-
-def stdin_options(f):
-    """--stdin-format and --stdin-filename: how to read `-` (standard input) and what to call it."""
-    f = click.option(
-        "--stdin-filename", metavar="NAME", help="the name of `-` in messages, JSON, SARIF and JUnit (default: <stdin>)"
-    )(f)
-    return click.option(
-        "--stdin-format",
-        type=click.Choice(list(STDIN_FORMATS)),
-        help="how to read `-`: trace, jsonl, json or yaml (default: by the suffix of --stdin-filename, else trace)",
-    )(f)
-
-
-def _sources(files: tuple[str, ...], stdin_format: str | None, stdin_filename: str | None):
-    """The stagings FILES name (files, directories, `-`); with no FILE, the canonical ceremony —
-    unless standard input holds something, which is refused rather than silently ignored."""
-    from xiangshe.domain import sources
-
-    if (stdin_format or stdin_filename) and sources.STDIN not in files:
-        option = "--stdin-format" if stdin_format else "--stdin-filename"
-        raise BadInput(f"error: {option} is for `-` (standard input), which is not among the FILEs")
-    if files:
-        return sources.expand(files, _display, stdin_format, stdin_filename)
-    state = sources.stdin_state()
-    if state == "data":
-        raise BadInput(
-            "error: standard input has data but no FILE was given; to check it, pass - "
-            "(xiangshe check - [--stdin-format trace|jsonl|json|yaml]); to check the "
-            "bundled canonical ceremony, give no input (< /dev/null)"
-        )
-    if state == "silent":
-        raise BadInput(
-            f"error: standard input is an open pipe that sent nothing within "
-            f"{sources.STDIN_WAIT:g} s and no FILE was given; to check it, pass -; to "
-            "check the bundled canonical ceremony, give no input (< /dev/null)"
-        )
-    return [sources.Source(_display(CANONICAL), CANONICAL, "trace")]
 
 
 @cli.command()
@@ -328,7 +165,7 @@ def _sources(files: tuple[str, ...], stdin_format: str | None, stdin_filename: s
 @stdin_options
 @reading_options
 @lint_options()
-@_github_input_errors
+@github_input_errors
 def check(
     files: tuple[str, ...],
     fmt: str | None,
@@ -354,6 +191,7 @@ def check(
     from xiangshe.constraints.rulebook import active_rules
     from xiangshe.reports import render
     from xiangshe.reports.messages import input_errors
+    from xiangshe.reports.outputs import check_output
     from xiangshe.reports.progress import progress
 
     cfg, selection = _lint_settings(lint)
@@ -370,25 +208,14 @@ def check(
             sys.exit(2)
     linted = _lint(results, rules_in_force, cfg, selection, lint)
     results = linted.results
-    if fmt == "sarif":
-        from xiangshe.reports.sarif import check_sarif
-
-        echo(check_sarif(results, rules_in_force, chosen, version(), linted.not_applied))
-    elif fmt == "junit":
-        from xiangshe.reports.junit import check_junit
-
-        echo(check_junit(results, rules_in_force, chosen))
-    elif fmt == "github":
-        from xiangshe.reports.github import check_github
-
-        echo(check_github(results), nl=any(r.findings for r in results))
-    elif fmt == "json":
-        echo(render.check_json(results, chosen, linted))
-    else:
+    out = check_output(fmt, results, rules_in_force, chosen, linted, scoring, verbose)
+    if fmt == "text":
         from xiangshe.reports import colour
 
-        text, paint = visible(render.check_text(results, chosen, scoring, linted, verbose)), colour.enabled(color)
-        click.echo(colour.paint(text) if paint else text, color=paint)
+        paint = colour.enabled(color)
+        click.echo(colour.paint(out) if paint else out, color=paint)
+    else:
+        echo(out, nl=fmt != "github" or any(r.findings for r in results))
     sys.exit(2 if unreadable else 0 if all(r.ok for r in results) else 1)
 
 
@@ -424,9 +251,9 @@ def report(
     """
     from xiangshe.constraints.check import check_trace
     from xiangshe.constraints.rulebook import active_rules
-    from xiangshe.domain.errors import InputError
-    from xiangshe.domain.parse import TraceErrors
+    from xiangshe.domain.files import report_path
     from xiangshe.reports.html import html_report
+    from xiangshe.reports.messages import wrote_report
 
     cfg, selection = _lint_settings(lint)
     chosen = _readings(reading, readings_file, cfg.readings)
@@ -435,28 +262,13 @@ def report(
             f"{_display(Path(file))}: error: is a directory; report takes one staging file (check takes directories)"
         )
     [source] = _sources((file,), stdin_format, stdin_filename)
-    try:
-        trace = source.read()
-        rules = active_rules(chosen)
-        result = check_trace(trace, rules, chosen)
-    except (TraceErrors, InputError) as err:
-        raise _bad(err) from None
+    trace = located(source.read)
+    rules = located(active_rules, chosen)
+    result = located(check_trace, trace, rules, chosen)
     [result] = _lint([result], rules, cfg, selection, lint, use_baseline=False).results
-    if output is None:
-        stem = Path(source.display).stem if not source.is_stdin or stdin_filename else "stdin"
-        output = Path("reports") / f"{stem}.html"
-        try:
-            output.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as err:
-            raise BadInput(
-                f"{_display(output.parent)}: error: cannot make the directory for the "
-                f"report: {err.strerror}; choose another place with -o"
-            ) from None
-    elif not output.parent.is_dir():
-        raise BadInput(f"{_display(output)}: error: no such directory {_display(output.parent)}")
+    stem = Path(source.display).stem if not source.is_stdin or stdin_filename else "stdin"
+    output = located(report_path, output, Path("reports") / f"{stem}.html")
     _save(output, html_report(trace, result, chosen, f"xiangshe {version()}"), force)
-    from xiangshe.reports.messages import wrote_report
-
     echo(wrote_report(_display(output), result.events, len(result.findings)), err=True)
     sys.exit(0 if result.ok else 1)
 
@@ -483,55 +295,7 @@ def rules(fmt: str, reading: tuple[str, ...], readings_file: Path | None) -> Non
 )
 @click.option("--force", is_flag=True, help="overwrite the output file")
 @click.option("--format", "fmt", type=click.Choice(["trace", "jsonl"]), default="trace", show_default=True)
-@click.option("--zhongbin", type=click.IntRange(3, 30), default=6, show_default=True, help="number of 众宾")
-@click.option("--dafu", type=click.IntRange(0, 4), default=1, show_default=True, help="number of 大夫 (0: 若无大夫)")
-@click.option("--zhugong", type=click.IntRange(0, 3), default=0, show_default=True, help="number of 诸公")
-@click.option("--taishi/--no-taishi", default=True, show_default=True, help="a 大师 among the 工")
-@click.option(
-    "--bin-zhuren-shoot/--no-bin-zhuren-shoot",
-    default=True,
-    show_default=True,
-    help="the 宾 and the 主人 shoot, as a pair",
-)
-@click.option("--dafu-shoot/--no-dafu-shoot", default=True, show_default=True, help="the 大夫 shoot")
-@click.option(
-    "--zhongbin-pairs",
-    type=click.IntRange(0, 13),
-    default=1,
-    show_default=True,
-    help="pairs of 众宾 shooting besides the 大夫's partners",
-)
-@click.option(
-    "--shi-bu-bei/--no-shi-bu-bei", default=True, show_default=True, help="若矢不备: arrows missing after round 1"
-)
-@click.option(
-    "--outcome",
-    "outcome",
-    nargs=2,
-    type=click.Choice(["右", "左", "钧"]),
-    default=("右", "右"),
-    show_default=True,
-    help="who wins rounds 2 and 3: 右, 左 or 钧",
-)
-@click.option("--dafu-partner-loses", is_flag=True, help="in round 2 the 大夫 wins and his partner loses")
-@click.option(
-    "--jun",
-    type=click.Choice(["", "与射"]),
-    default="",
-    show_default=True,
-    help="与射: the ruler's 燕射 (记 君，国中射), the 君 shooting as the 宾's partner",
-)
-@click.option("--yu", is_flag=True, help="古者于旅也语: the 宾 and the 主人 converse at the 旅酬")
-@click.option(
-    "--arrow",
-    "arrows",
-    multiple=True,
-    type=ArrowSpec(),
-    metavar="R:PAIR:SIDE=RESULTS",
-    help="explicit results, e.g. 2:上耦:上射=中正,不中,中正,中侯",
-)
-@click.option("--seed", type=int, default=0, show_default=True, help="varies the arrows' results")
-@click.option("--until", type=PhaseId(), default="Φ52", show_default=True, help="the last phase to stage")
+@staging_options
 def generate(
     output: Path | None, force: bool, fmt: str, arrows: tuple[tuple[str, tuple[str, ...]], ...], **options
 ) -> None:
@@ -575,8 +339,9 @@ def explain(rule: str, fmt: str) -> None:
     except UnknownSubject as err:
         raise BadInput(Message("input.error-bare", message=err.args[0])) from None
     if isinstance(subject, list):
-        stagings = [CANONICAL, *sorted((ROOT / "traces" / "variants").glob("*.trace"))]
-        subject = [gather(r, VIOLATIONS, stagings, ROOT) for r in subject]
+        from xiangshe.domain import bundled
+
+        subject = [gather(r, bundled.VIOLATIONS, bundled.stagings(), bundled.ROOT) for r in subject]
     echo(explain_output(subject, fmt))
 
 
@@ -607,82 +372,20 @@ def counterexample(
     Exit status: 1 a counterexample was found; 0 none up to --depth steps (not a proof);
     3 the solver gave up.
     """
-    import json
-
-    from xiangshe.constraints.rulebook import active_rules, find_rule
-    from xiangshe.constraints.search import Exhausted, Refuted, Unknown, minimise, refute, witness
-    from xiangshe.domain.parse import parse_file, parse_lines
-    from xiangshe.reports import render
+    from xiangshe.constraints.counterexample import counterexample as search
+    from xiangshe.constraints.counterexample import target
+    from xiangshe.constraints.rulebook import active_rules
+    from xiangshe.reports.outputs import counterexample_file, counterexample_output
 
     chosen = _readings(reading, readings_file)
     rules_in_force = active_rules(chosen)
-    found = [r for r in find_rule(rule) if r.encoded and r in rules_in_force]
-    if len(found) != 1:
-        from xiangshe.constraints.rulebook import rulebook
-        from xiangshe.domain.errors import did_you_mean
-
-        names = [r.id for r in rulebook()] + [r.name for r in rulebook()]
-        what = (
-            "is ambiguous: " + ", ".join(r.id for r in found)
-            if found
-            else f"is not an encoded rule in force; {did_you_mean(rule, names)}"
-        )
-        raise BadInput(f"error: {rule} {what}")
-    target = found[0]
-    outcome = refute(target, rules_in_force, depth)
-    doc = {
-        "rule": target.id,
-        "name": target.name,
-        "catalogue": target.catalogue,
-        "depth": depth,
-        "found": isinstance(outcome, Refuted),
-        "steps": getattr(outcome, "steps", None),
-        "trace_file": None,
-        "readings": chosen,
-    }
-    from xiangshe.reports import messages
-
-    if isinstance(outcome, Exhausted):
-        doc["outcome"] = f"none up to {depth} steps"
-        said = messages.no_counterexample(target.location, target.id, depth)
-    elif isinstance(outcome, Unknown):
-        doc["outcome"] = f"unknown: {outcome.reason}"
-        said = messages.solver_gave_up(target.location, outcome.depth, outcome.reason)
-    text = source = None
-    if isinstance(outcome, Refuted):
-        text = minimise(outcome.text, target, rules_in_force, chosen)
-    else:
-        # z3 found none within its bounds: a bundled violating example that breaks the rule alone
-        # is a counterexample all the same, though not shown to be a shortest one
-        files = {_display(p): p for p in _violation_files().get(target.id, [])}
-        seen = witness(target, [parse_file(p, name) for name, p in files.items()], rules_in_force, chosen)
-        if seen is not None:
-            source = seen.path
-            text = minimise(files[source].read_text(encoding="utf-8"), target, rules_in_force, chosen)
-    if text is None:
-        echo(json.dumps(doc, ensure_ascii=False, indent=2) if fmt == "json" else said)
-        sys.exit(0 if isinstance(outcome, Exhausted) else 3)
-    trace = parse_lines(text, "<counterexample>")
-    steps = outcome.steps if isinstance(outcome, Refuted) else len(trace)
-    doc |= {"found": True, "steps": steps, "shortest": source is None}
-    if source is not None:
-        doc["source"] = source
-    if output is not None:
-        how = "shortest" if source is None else f"minimised from {source}, not shown to be shortest"
-        header = (
-            f"# a counterexample to {target.id} ({target.catalogue} {target.name}): "
-            f"{steps} steps, {how}; `xiangshe check` reports exactly this rule\n"
-        )
-        _save(output, header + text, force)
-        doc["trace_file"] = _display(output)
-    doc["trace"] = text
-    if fmt == "json":
-        echo(json.dumps(doc, ensure_ascii=False, indent=2))
-    else:
-        if source is not None:
-            echo(f"{said}\n{messages.bundled_counterexample(target.location, source)}")
-        echo(render.counterexample_text(target, trace, steps, doc["trace_file"], source is None))
-    sys.exit(1)
+    found = search(located(target, rule, rules_in_force), rules_in_force, chosen, depth, _display)
+    saved = None
+    if found.found and output is not None:
+        _save(output, counterexample_file(found), force)
+        saved = _display(output)
+    echo(counterexample_output(found, fmt, saved))
+    sys.exit(found.exit_code)
 
 
 @cli.command()
@@ -839,64 +542,24 @@ def check_rules(
     \b
     Exit status: 0 every check holds; 1 a check fails.
     """
-    import json
-
     from xiangshe.constraints.rulebook import active_rules
     from xiangshe.constraints.rulecheck import check_rulebook
+    from xiangshe.domain import bundled
     from xiangshe.domain.parse import parse_file
     from xiangshe.fsm.table import tables
+    from xiangshe.reports.outputs import rulecheck_output
 
     chosen = _readings(reading, readings_file)
-    stagings = [
-        parse_file(p, str(p.relative_to(ROOT)))
-        for p in [CANONICAL, *sorted((ROOT / "traces" / "variants").glob("*.trace"))]
-    ]
+    stagings = [parse_file(p, bundled.shown(p)) for p in bundled.stagings()]
     tty = sys.stderr.isatty()
     progress = (lambda msg: echo(f"\r\033[K… {msg}", err=True, nl=False)) if tty else None
-    examples = {
-        rid: [parse_file(p, str(p.relative_to(ROOT))) for p in paths] for rid, paths in _violation_files().items()
-    }
+    examples = {rid: [parse_file(p, bundled.shown(p)) for p in paths] for rid, paths in bundled.violations().items()}
     report = check_rulebook(
         active_rules(chosen), tables(), stagings, chosen, examples, redundancy, search_all, progress, jobs
     )
     if tty:
         echo("\r\033[K", err=True, nl=False)
-    if fmt == "sarif":
-        from xiangshe.reports.sarif import rulecheck_sarif
-
-        echo(rulecheck_sarif(report, chosen, version()))
-    elif fmt == "junit":
-        from xiangshe.reports.junit import rulecheck_junit
-
-        echo(rulecheck_junit(report))
-    elif fmt == "json":
-        echo(
-            json.dumps(
-                {
-                    "ok": report.ok,
-                    "readings": chosen,
-                    "checks": [
-                        {
-                            "check": i.check,
-                            "subject": i.subject,
-                            "ok": i.ok,
-                            "severity": i.severity,
-                            "message": i.message,
-                            "location": i.location,
-                            "quote": i.quote,
-                            "source_line": i.source_line,
-                        }
-                        for i in report.items
-                    ],
-                },
-                ensure_ascii=False,
-                indent=2,
-            )
-        )
-    else:
-        from xiangshe.reports.render import rulecheck_text
-
-        echo(rulecheck_text(report, search_all))
+    echo(rulecheck_output(report, fmt, chosen, search_all))
     sys.exit(0 if report.ok else 1)
 
 
@@ -915,22 +578,14 @@ def check_rules(
 def coverage(fmt: str, show_all: bool, minimum: float | None) -> None:
     """What checks each clause of the text: a rule or machine (enforced), only the libretto (staged),
     nothing because it is descriptive, or nothing at all (unaccounted)."""
-    import json
-
     from xiangshe.constraints.coverage import coverage as measure
-    from xiangshe.constraints.coverage import document
     from xiangshe.constraints.rulebook import rulebook
     from xiangshe.fsm.table import tables
+    from xiangshe.reports.outputs import coverage_output
 
     cov = measure(rulebook(), tables())
-    totals = cov.totals()
-    if fmt == "json":
-        echo(json.dumps(document(cov), ensure_ascii=False, indent=2))
-    else:
-        from xiangshe.reports.render import coverage_text
-
-        echo(coverage_text(cov, totals, show_all))
-    if minimum is not None and totals["percent_enforced"] < minimum:
+    echo(coverage_output(cov, fmt, show_all))
+    if minimum is not None and cov.totals()["percent_enforced"] < minimum:
         sys.exit(1)
 
 
@@ -948,34 +603,10 @@ def schema(name: str) -> None:
 
 def main() -> None:
     """Entry point of the console script: usage errors and bad input exit 2, never a traceback;
-    Ctrl-C exits 130."""
-    from xiangshe.domain.errors import InputError
-    from xiangshe.domain.parse import TraceErrors
-    from xiangshe.reports import interrupt
+    Ctrl-C exits 130; a bug exits 70 (reports/cli.py run)."""
+    from xiangshe.reports.cli import run
 
-    interrupt.install()
-    try:
-        try:
-            cli.main(standalone_mode=True)
-        finally:
-            interrupt.check()  # a Ctrl-C swallowed on the way (in a __del__) still stops it
-    except interrupt.Interrupted:
-        interrupt.stop()
-    except (InputError, TraceErrors) as err:  # e.g. a broken rulebook or machine table
-        from xiangshe.reports.messages import input_errors
-
-        echo(input_errors(err.render()), err=True)
-        sys.exit(2)
-    except MemoryError:  # the input, not the program: too much of it
-        echo("xiangshe: error: out of memory: the input is too large to check at once", err=True)
-        sys.exit(2)
-    except Exception as err:  # a bug: say so plainly, exit 70 (EX_SOFTWARE)
-        if os.environ.get("XIANGSHE_DEBUG"):
-            raise
-        echo(
-            f"xiangshe: internal error: {type(err).__name__}: {err} (set XIANGSHE_DEBUG=1 for the traceback)", err=True
-        )
-        sys.exit(70)
+    run(cli)
 
 
 if __name__ == "__main__":

@@ -30,12 +30,13 @@ from functools import cache
 from pathlib import Path
 
 from xiangshe.constraints.rulebook import Rule
+from xiangshe.domain.bundled import MANIFEST
 from xiangshe.domain.errors import RulebookError
 from xiangshe.domain.text import TEXT, Citation, SourceText
 from xiangshe.fsm.table import Table
 
 DESCRIPTIVE_PATH = Path(__file__).with_name("descriptive.toml")
-VARIANTS_PATH = Path(__file__).resolve().parents[1] / "traces" / "variants" / "variants.toml"
+VARIANTS_PATH = MANIFEST
 CATEGORIES = ("enforced", "descriptive", "staged", "unaccounted")  # strongest first
 _END = "。；！？ "
 

@@ -30,6 +30,7 @@ from xiangshe.constraints.scope import QUOTES as SCOPE_QUOTES
 from xiangshe.constraints.scope import WHAT as SCOPE_WHAT
 from xiangshe.constraints.scoring import AUDIT_CHECKS, audit_id
 from xiangshe.constraints.templates import person_matches
+from xiangshe.domain import bundled
 from xiangshe.domain.errors import did_you_mean
 from xiangshe.domain.messages import Message
 from xiangshe.domain.script import fold
@@ -185,10 +186,10 @@ def explain(rule: Rule, violations: Path, stagings: Sequence[Path], root: Path) 
     def rel(p: Path) -> str:
         return str(p.relative_to(root))
 
-    files = sorted([*violations.glob(f"{rule.id}.trace"), *violations.glob(f"{rule.id}.*.trace")])
+    files = bundled.of_rule(violations, rule.id)
     fail = next((x for x in (failing(rule, p, rel(p)) for p in files) if x is not None), None)
-    keeps = violations.parent / "keeps"  # stagings written to keep this rule where a too-strong reading would not
-    own = sorted([*keeps.glob(f"{rule.id}.trace"), *keeps.glob(f"{rule.id}.*.trace")])
+    # stagings written to keep this rule where a too-strong reading would not (traces/keeps/)
+    own = bundled.of_rule(violations.parent / bundled.KEEPS.name, rule.id)
     keep = passing(rule, [(p, rel(p)) for p in [*own, *stagings]])
     if keep is None:  # e.g. rules of the 君: the violating examples of other rules may keep it
         others = sorted(p for p in violations.glob("*.trace") if p not in files)

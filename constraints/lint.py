@@ -6,8 +6,9 @@ order. What is not applied and what is suppressed stays on each Result, for ever
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from xiangshe.constraints.check import Finding, Result, Suppressed
@@ -16,6 +17,8 @@ from xiangshe.constraints.suppress import Suppression
 
 if TYPE_CHECKING:
     from xiangshe.constraints import baseline as bl
+    from xiangshe.constraints.config import Config
+    from xiangshe.constraints.rulebook import Rule
 
 
 @dataclass(frozen=True)
@@ -102,3 +105,39 @@ def apply(
     if baseline is not None:
         match = bl.Match(baseline.shown, baselined, bl.absent(left, [r.path for r in results], baseline))
     return Outcome(out, tuple(in_force), tuple(i for i in in_force if i not in everywhere), selection, match)
+
+
+def chosen(
+    cwd: Path,
+    config_file: Path | None,
+    isolated: bool,
+    select: Sequence[str],
+    ignore: Sequence[str],
+    display: Callable[[Path], str] = str,
+) -> tuple[Config, Selection]:
+    """The configuration in force (the file's, unless `isolated`) and the selection of checks, the
+    command line's --select and --ignore over the file's. InputError if either is bad."""
+    from xiangshe.constraints.config import settings
+    from xiangshe.constraints.select import terms
+
+    cfg = settings(cwd, config_file, isolated, lambda p: display(Path(p)))
+    return cfg, cfg.selection(
+        terms(select, "--select") if select else None, terms(ignore, "--ignore") if ignore else None
+    )
+
+
+def lint(
+    results: Sequence[Result],
+    rules: Sequence[Rule],
+    selection: Selection,
+    baseline: Path | None = None,
+    display: Callable[[Path], str] = str,
+) -> Outcome:
+    """`apply` to the results of checking under `rules`, with the baseline file if one is given."""
+    from xiangshe.constraints.select import in_force
+
+    if baseline is None:
+        return apply(results, selection, in_force(rules))
+    from xiangshe.constraints import baseline as bl
+
+    return apply(results, selection, in_force(rules), bl.load(baseline, display(baseline)))

@@ -78,3 +78,14 @@ def _did_you_mean(word: str, pool: tuple[str, ...], n: int) -> str:
         return Message("input.did-you-mean", words=", ".join(close))
     shown = ", ".join(pool[:12]) + (" …" if len(pool) > 12 else "")
     return Message("input.known", words=shown)
+
+
+class UsageError(InputError):
+    """Bad input whose message is worded whole already (`path: error: …`, or `error: …` for the way
+    a command was called): render() gives it as it is."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__("", None, text)
+
+    def render(self, lang: str | None = None) -> str:  # noqa: ARG002 — worded whole already, in English
+        return self.message

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from xiangshe.domain.errors import TraceError
+from xiangshe.domain.errors import TraceError, UsageError
 from xiangshe.domain.messages import Message
 from xiangshe.domain.parse import READERS, TraceErrors, decode, read_bounded, read_path
 from xiangshe.domain.trace import Trace
@@ -246,3 +246,34 @@ def stdin_state(stream: object = None, wait: float = STDIN_WAIT) -> str:
     except OSError:
         return "none"
     return "data" if first else "none"
+
+
+def named(
+    files: Sequence[str],
+    stdin_format: str | None,
+    stdin_filename: str | None,
+    display: Callable[[Path], str],
+    default: Path,
+) -> list[Source]:
+    """The stagings FILES name (files, directories, `-`); with no FILE, `default` (the canonical
+    ceremony) — unless standard input holds something, which is refused (a UsageError) rather than
+    silently ignored."""
+    if (stdin_format or stdin_filename) and STDIN not in files:
+        option = "--stdin-format" if stdin_format else "--stdin-filename"
+        raise UsageError(f"error: {option} is for `-` (standard input), which is not among the FILEs")
+    if files:
+        return expand(files, display, stdin_format, stdin_filename)
+    state = stdin_state()
+    if state == "data":
+        raise UsageError(
+            "error: standard input has data but no FILE was given; to check it, pass - "
+            "(xiangshe check - [--stdin-format trace|jsonl|json|yaml]); to check the "
+            "bundled canonical ceremony, give no input (< /dev/null)"
+        )
+    if state == "silent":
+        raise UsageError(
+            f"error: standard input is an open pipe that sent nothing within "
+            f"{STDIN_WAIT:g} s and no FILE was given; to check it, pass -; to "
+            "check the bundled canonical ceremony, give no input (< /dev/null)"
+        )
+    return [Source(display(default), default, "trace")]

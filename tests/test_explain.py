@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from xiangshe.constraints.check import check_trace
 from xiangshe.constraints.explain import explain, readings_of
 from xiangshe.constraints.rulebook import active_rules, find_rule, rulebook
+from xiangshe.domain import bundled
 from xiangshe.domain.parse import parse_file
 from xiangshe.fsm.table import tables
 from xiangshe.reports.render import explain_text
@@ -21,8 +22,8 @@ from xiangshe.verify import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "golden"
-VIOLATIONS = ROOT / "traces" / "violations"
-STAGINGS = [ROOT / "traces" / "canonical.trace", *sorted((ROOT / "traces" / "variants").glob("*.trace"))]
+VIOLATIONS = bundled.VIOLATIONS
+STAGINGS = bundled.stagings()
 
 
 def invoke(*args: str):

@@ -13,13 +13,12 @@ from xiangshe.constraints.check import check_trace
 from xiangshe.constraints.pattern import Context
 from xiangshe.constraints.readings import defaults
 from xiangshe.constraints.rulebook import Rule, active_rules, rulebook
+from xiangshe.domain.bundled import KEEPS, VIOLATIONS
 from xiangshe.domain.parse import parse_file
 from xiangshe.domain.text import TEXT
 from xiangshe.fsm.replay import replay
 
 ROOT = Path(__file__).resolve().parents[1]
-VIOLATIONS = ROOT / "traces" / "violations"
-KEEPS = ROOT / "traces" / "keeps"
 RULES = rulebook()
 ENCODED = [r for r in RULES if r.encoded]
 REQUIRED = [

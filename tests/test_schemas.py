@@ -18,14 +18,15 @@ import yaml
 from click.testing import CliRunner
 
 from xiangshe import schemas
+from xiangshe.domain import bundled
 from xiangshe.domain.parse import parse_file, parse_yaml, to_jsonl
 from xiangshe.domain.schema import SCHEMA_PATH, render, trace_schema
 from xiangshe.verify import cli
 
 ROOT = Path(__file__).resolve().parents[1]
-VIOLATIONS = sorted((ROOT / "traces" / "violations").glob("*.trace"))
-VARIANTS = sorted((ROOT / "traces" / "variants").glob("*.trace"))
-CANONICAL = ROOT / "traces" / "canonical.trace"
+VIOLATIONS = sorted(bundled.VIOLATIONS.glob("*.trace"))
+VARIANTS = bundled.variants()
+CANONICAL = bundled.CANONICAL
 
 
 def invoke(*args: str):
@@ -168,7 +169,7 @@ def test_counterexample_json_validates(
 ) -> None:
     """z3's shortest; a bundled example when z3 finds none up to the depth; nothing at all."""
     if not examples:
-        monkeypatch.setattr("xiangshe.verify.VIOLATIONS", ROOT / "no-such-directory")
+        monkeypatch.setattr("xiangshe.domain.bundled.VIOLATIONS", ROOT / "no-such-directory")
     result = invoke("counterexample", "bu-guan-bu-shi", "--depth", depth, "--format", "json")
     doc = json.loads(result.stdout)
     assert doc["found"] is found

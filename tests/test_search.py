@@ -161,7 +161,7 @@ def test_solver_giving_up_is_inconclusive_exit_3(monkeypatch: pytest.MonkeyPatch
     result = invoke("query", "absence", "--pattern", "* 卒爵 爵 obj.state=在篚", "--depth", "4")
     assert result.exit_code == 3 and "inconclusive" in result.output
     # a rule without a bundled violating example to fall back on
-    monkeypatch.setattr("xiangshe.verify.VIOLATIONS", Path("no-such-directory"))
+    monkeypatch.setattr("xiangshe.domain.bundled.VIOLATIONS", Path("no-such-directory"))
     result = invoke("counterexample", "xian-yong-jue-qi-ta-yong-zhi", "--depth", "4")
     assert result.exit_code == 3 and "inconclusive" in result.output
 

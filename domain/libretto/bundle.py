@@ -11,13 +11,8 @@ import sys
 import tomllib
 from pathlib import Path
 
+from xiangshe.domain.bundled import AUDIT, CANONICAL, MANIFEST, ROOT, VARIANTS
 from xiangshe.domain.libretto import Options, generate
-
-ROOT = Path(__file__).resolve().parents[2]
-CANONICAL = ROOT / "traces" / "canonical.trace"
-VARIANTS = ROOT / "traces" / "variants"
-MANIFEST = VARIANTS / "variants.toml"
-AUDIT = ROOT / "traces" / "audit"
 
 #: the examples of the scoring audit: name, options, the header, and the one edit (the event as
 #: generated, and what replaces it: an event, or None to delete it)

@@ -1,0 +1,110 @@
+"""constraints/counterexample.py, called directly: z3's shortest counterexample, else a bundled
+violating example that breaks the rule alone, else none; and reports/outputs.py's rendering of it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from xiangshe.constraints import search
+from xiangshe.constraints.check import check_trace
+from xiangshe.constraints.counterexample import Counterexample, counterexample, fallback, target
+from xiangshe.constraints.rulebook import active_rules, find_rule
+from xiangshe.domain import bundled
+from xiangshe.domain.errors import InputError, UsageError
+from xiangshe.domain.parse import parse_lines
+from xiangshe.reports.outputs import counterexample_file, counterexample_json, counterexample_output
+
+RULES = active_rules()
+READINGS: dict[str, str] = {}
+[RULE] = find_rule("bu-guan-bu-shi")
+
+
+def test_target_takes_an_id_a_name_or_a_catalogue_id() -> None:
+    assert target("bu-guan-bu-shi", RULES) == target("不贯不释", RULES) == target("r120", RULES) == RULE
+
+
+def test_target_refuses_what_names_no_rule_in_force_with_a_hint() -> None:
+    with pytest.raises(UsageError) as err:
+        target("不贯不放", RULES)
+    assert isinstance(err.value, InputError)
+    assert err.value.render().startswith("error: 不贯不放 is not an encoded rule in force; did you mean")
+    with pytest.raises(UsageError, match="not an encoded rule in force"):
+        target("bu-guan-bu-shi", [r for r in RULES if r is not RULE])  # not under these readings
+
+
+@pytest.fixture(scope="module")
+def shortest() -> Counterexample:
+    return counterexample(RULE, RULES, READINGS, 12)
+
+
+def test_z3s_counterexample_is_the_shortest_and_breaks_only_the_rule(shortest: Counterexample) -> None:
+    assert isinstance(shortest.outcome, search.Refuted)
+    assert shortest.found and shortest.shortest and shortest.source is None and shortest.exit_code == 1
+    assert shortest.steps == shortest.outcome.steps == len(parse_lines(shortest.text, "<cx>"))
+    findings = check_trace(parse_lines(shortest.text, "<cx>")).findings
+    assert {f.rule for f in findings} == {RULE.id}
+
+
+@pytest.fixture(scope="module")
+def bundled_one() -> Counterexample:
+    return counterexample(RULE, RULES, READINGS, 1)  # z3 finds none of 1 step
+
+
+def test_with_none_from_z3_a_bundled_example_is_the_counterexample(bundled_one: Counterexample) -> None:
+    assert isinstance(bundled_one.outcome, search.Exhausted)
+    assert bundled_one.found and not bundled_one.shortest and bundled_one.exit_code == 1
+    assert bundled_one.source == str(bundled.VIOLATIONS / "bu-guan-bu-shi.trace")  # as `display` shows it
+    trace = parse_lines(bundled_one.text, "<cx>")
+    assert bundled_one.steps == len(trace)
+    assert {f.rule for f in check_trace(trace).findings} == {RULE.id}
+
+
+def test_the_fallback_names_the_example_as_it_is_asked_to(monkeypatch: pytest.MonkeyPatch) -> None:
+    found = fallback(RULE, RULES, READINGS, lambda p: f"shown/{p.name}")
+    assert found is not None and found[1] == "shown/bu-guan-bu-shi.trace"
+    monkeypatch.setattr(bundled, "VIOLATIONS", Path("no-such-directory"))
+    assert fallback(RULE, RULES, READINGS) is None
+
+
+def test_with_no_example_either_there_is_none_and_the_exit_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bundled, "VIOLATIONS", Path("no-such-directory"))
+    none = counterexample(RULE, RULES, READINGS, 1)
+    assert not none.found and none.text is None and none.steps is None and none.exit_code == 0
+    gave_up = Counterexample(RULE, 4, READINGS, search.Unknown("rlimit", 3))
+    assert gave_up.exit_code == 3
+
+
+def test_the_json_document_keeps_its_fields_and_their_order(
+    shortest: Counterexample, bundled_one: Counterexample
+) -> None:
+    base = ["rule", "name", "catalogue", "depth", "found", "steps", "trace_file", "readings"]
+    doc = counterexample_json(shortest, "cx.trace")
+    assert list(doc) == [*base, "shortest", "trace"] and doc["trace_file"] == "cx.trace"
+    doc = counterexample_json(bundled_one)
+    assert list(doc) == [*base, "outcome", "shortest", "source", "trace"]
+    assert doc["outcome"] == "none up to 1 steps" and doc["found"] is True and doc["trace_file"] is None
+    none = counterexample_json(Counterexample(RULE, 4, READINGS, search.Unknown("rlimit", 3)))
+    assert list(none) == [*base, "outcome"] and none["outcome"] == "unknown: rlimit" and none["found"] is False
+    assert json.loads(counterexample_output(bundled_one, "json")) == counterexample_json(bundled_one)
+
+
+def test_the_text_says_where_a_counterexample_comes_from(bundled_one: Counterexample) -> None:
+    text = counterexample_output(bundled_one, "text", "saved.trace")
+    first, second = text.splitlines()[:2]
+    assert "no counterexample" in first or "none" in first
+    assert "the bundled violating example" in second and bundled_one.source in second
+    none = counterexample_output(Counterexample(RULE, 4, READINGS, search.Exhausted(4)), "text")
+    assert len(none.splitlines()) == 1 and RULE.id in none
+
+
+def test_the_saved_file_says_what_it_is_and_checks_to_the_rule(
+    shortest: Counterexample, bundled_one: Counterexample
+) -> None:
+    text = counterexample_file(shortest)
+    assert text.startswith(f"# a counterexample to {RULE.id} ({RULE.catalogue} {RULE.name}): ")
+    assert f"{shortest.steps} steps, shortest;" in text.splitlines()[0]
+    assert f"minimised from {bundled_one.source}, not shown to be shortest" in counterexample_file(bundled_one)
+    assert {f.rule for f in check_trace(parse_lines(text, "cx.trace")).findings} == {RULE.id}
