@@ -31,6 +31,7 @@ if __name__ == "__main__" and not __package__:  # `python verify.py …` in a ch
 
 from xiangshe import CANONICAL, version  # noqa: E402  (pyproject.toml's version, read when asked)
 from xiangshe.domain.files import display as _display  # noqa: E402 (after the bootstrap above)
+from xiangshe.domain.messages import Message  # noqa: E402
 from xiangshe.reports.cli import BadInput, github_input_errors, located  # noqa: E402
 from xiangshe.reports.cli import bad as _bad  # noqa: E402
 from xiangshe.reports.echo import Group, echo  # noqa: E402
@@ -67,7 +68,7 @@ def _lint_settings(lint: dict):
     from xiangshe.constraints.lint import chosen
 
     if lint.get("force") and lint.get("write_baseline") is None:
-        raise BadInput("error: --force goes with --write-baseline (check never writes otherwise)")
+        raise BadInput(Message("input.error-bare", message=Message("usage.force-without-baseline")))
     return located(chosen, Path.cwd(), lint["config_file"], lint["isolated"], lint["select"], lint["ignore"], _display)
 
 
@@ -204,7 +205,7 @@ def check(
     if unreadable:  # located errors first, on stderr, in every format
         echo(input_errors(unreadable), err=True)
         if lint.get("write_baseline") is not None:
-            echo("error: no baseline is written while a staging cannot be read", err=True)
+            echo(input_errors(Message("input.error-bare", message=Message("usage.no-baseline-unreadable"))), err=True)
             sys.exit(2)
     linted = _lint(results, rules_in_force, cfg, selection, lint)
     results = linted.results
@@ -258,9 +259,7 @@ def report(
     cfg, selection = _lint_settings(lint)
     chosen = _readings(reading, readings_file, cfg.readings)
     if Path(file).is_dir() and file != "-":
-        raise BadInput(
-            f"{_display(Path(file))}: error: is a directory; report takes one staging file (check takes directories)"
-        )
+        raise BadInput(Message("input.error", where=_display(Path(file)), message=Message("usage.report-directory")))
     [source] = _sources((file,), stdin_format, stdin_filename)
     trace = located(source.read)
     rules = located(active_rules, chosen)
@@ -312,7 +311,7 @@ def generate(
     try:
         text = stage(Options(arrows=explicit, **options))
     except StagingError as err:
-        raise BadInput(f"error: {err}") from None
+        raise BadInput(Message("input.error-bare", message=str(err))) from None
     if fmt == "jsonl":
         text = to_jsonl(parse_lines(text, "<generated>"))
     if output is None:
@@ -331,7 +330,6 @@ def explain(rule: str, fmt: str) -> None:
     edges and their quotes) or a check of the scoring audit (audit.<catalogue>)."""
     from xiangshe.constraints.explain import UnknownSubject, resolve
     from xiangshe.constraints.explain import explain as gather
-    from xiangshe.domain.messages import Message
     from xiangshe.reports.explain import explain_output
 
     try:

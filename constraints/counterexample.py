@@ -16,6 +16,7 @@ from xiangshe.constraints.rulebook import Rule, find_rule, rulebook
 from xiangshe.constraints.search import Exhausted, Outcome, Refuted
 from xiangshe.domain import bundled
 from xiangshe.domain.errors import UsageError, did_you_mean
+from xiangshe.domain.messages import Message
 from xiangshe.domain.parse import parse_file, parse_lines
 
 
@@ -50,12 +51,9 @@ def target(word: str, rules_in_force: Sequence[Rule]) -> Rule:
     if len(found) == 1:
         return found[0]
     names = [r.id for r in rulebook()] + [r.name for r in rulebook()]
-    what = (
-        "is ambiguous: " + ", ".join(r.id for r in found)
-        if found
-        else f"is not an encoded rule in force; {did_you_mean(word, names)}"
-    )
-    raise UsageError(f"error: {word} {what}")
+    if found:
+        raise UsageError(Message("usage.rule-ambiguous", word=word, ids=", ".join(r.id for r in found)))
+    raise UsageError(Message("usage.rule-not-encoded", word=word, hint=did_you_mean(word, names)))
 
 
 def fallback(

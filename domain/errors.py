@@ -81,11 +81,15 @@ def _did_you_mean(word: str, pool: tuple[str, ...], n: int) -> str:
 
 
 class UsageError(InputError):
-    """Bad input whose message is worded whole already (`path: error: …`, or `error: …` for the way
-    a command was called): render() gives it as it is."""
+    """Bad input about the way a command was called or the file it writes: `where: error: …` (the file
+    concerned), or `error: …` when no file is concerned. The message is a catalogue Message."""
 
-    def __init__(self, text: str) -> None:
-        super().__init__("", None, text)
+    def __init__(self, message: str, where: str | None = None) -> None:
+        super().__init__(where or "", None, message)
 
-    def render(self, lang: str | None = None) -> str:  # noqa: ARG002 — worded whole already, in English
-        return self.message
+    def render(self, lang: str | None = None) -> str:
+        if lang is None:
+            return Localised(self.render)
+        if self.path:
+            return Message("input.error", where=self.path, message=render(self.message, lang)).render(lang)
+        return Message("input.error-bare", message=render(self.message, lang)).render(lang)

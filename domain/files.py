@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from xiangshe.domain.errors import UsageError
+from xiangshe.domain.messages import Message
 
 
 def display(path: Path) -> str:
@@ -19,16 +20,16 @@ def display(path: Path) -> str:
 def save(output: Path, text: str, force: bool | None = False) -> None:
     """Write a file the command made; never over one that exists, unless `force` (None: the command
     has no --force, and the advice does not offer it). A UsageError if it cannot be written."""
-    advice = "choose another name or use --force" if force is not None else "choose another name"
+    advice = Message("usage.advice-force") if force is not None else Message("usage.advice")
     if output.exists() and not force:
-        raise UsageError(f"{display(output)}: error: the file exists; {advice}")
+        raise UsageError(Message("usage.file-exists", advice=advice), display(output))
     try:
         with output.open("w" if force else "x", encoding="utf-8") as f:  # "x": never over a file
             f.write(text)
     except FileExistsError:
-        raise UsageError(f"{display(output)}: error: the file exists; {advice}") from None
+        raise UsageError(Message("usage.file-exists", advice=advice), display(output)) from None
     except OSError as err:
-        raise UsageError(f"{display(output)}: error: cannot write: {err.strerror}") from None
+        raise UsageError(Message("usage.cannot-write", reason=err.strerror), display(output)) from None
 
 
 def report_path(output: Path | None, default: Path) -> Path:
@@ -36,13 +37,10 @@ def report_path(output: Path | None, default: Path) -> Path:
     whose directory is made if it is missing. A UsageError if neither can be."""
     if output is not None:
         if not output.parent.is_dir():
-            raise UsageError(f"{display(output)}: error: no such directory {display(output.parent)}")
+            raise UsageError(Message("usage.no-directory", path=display(output.parent)), display(output))
         return output
     try:
         default.parent.mkdir(parents=True, exist_ok=True)
     except OSError as err:
-        raise UsageError(
-            f"{display(default.parent)}: error: cannot make the directory for the "
-            f"report: {err.strerror}; choose another place with -o"
-        ) from None
+        raise UsageError(Message("usage.cannot-mkdir", reason=err.strerror), display(default.parent)) from None
     return default

@@ -410,6 +410,66 @@ CATALOGUE: tuple[Entry, ...] = (
     Entry("XS722", "input.acts-on", "acts on {kind}: {acts}; {hint}", "{kind}上的动作：{acts}；{hint}"),
     Entry("XS723", "input.error-bare", "error: {message}", "错误: {message}"),
     Entry("XS724", "input.unknown-rule", "unknown rule {word}", "未知的规则 {word}"),
+    # usage errors: how a command was called, the files it writes (domain/files.py, domain/sources.py)
+    Entry("XS731", "usage.file-exists", "the file exists; {advice}", "文件已存在；{advice}"),
+    Entry("XS732", "usage.advice-force", "choose another name or use --force", "请换一个名字或加 --force"),
+    Entry("XS733", "usage.advice", "choose another name", "请换一个名字"),
+    Entry("XS734", "usage.cannot-write", "cannot write: {reason}", "无法写入: {reason}"),
+    Entry("XS735", "usage.no-directory", "no such directory {path}", "没有这个目录 {path}"),
+    Entry(
+        "XS736",
+        "usage.cannot-mkdir",
+        "cannot make the directory for the report: {reason}; choose another place with -o",
+        "无法为报告建立目录: {reason}；请用 -o 另选位置",
+    ),
+    Entry(
+        "XS737",
+        "usage.stdin-option",
+        "{option} is for `-` (standard input), which is not among the FILEs",
+        "{option} 用于 `-`（标准输入），但 FILE 中没有 `-`",
+    ),
+    Entry(
+        "XS738",
+        "usage.stdin-unread",
+        "standard input has data but no FILE was given; to check it, pass - "
+        "(xiangshe check - [--stdin-format trace|jsonl|json|yaml]); to check the "
+        "bundled canonical ceremony, give no input (< /dev/null)",
+        "标准输入有数据，但没有给出 FILE；要检查它，请传 -"
+        "（xiangshe check - [--stdin-format trace|jsonl|json|yaml]）；要检查所附的标准仪注，请不给输入（< /dev/null）",
+    ),
+    Entry(
+        "XS739",
+        "usage.stdin-silent",
+        "standard input is an open pipe that sent nothing within {wait} s and no FILE was given; "
+        "to check it, pass -; to check the bundled canonical ceremony, give no input (< /dev/null)",
+        "标准输入是一个打开的管道，{wait} 秒内没有送来任何内容，也没有给出 FILE；要检查它，请传 -；"
+        "要检查所附的标准仪注，请不给输入（< /dev/null）",
+    ),
+    Entry(
+        "XS742",
+        "usage.force-without-baseline",
+        "--force goes with --write-baseline (check never writes otherwise)",
+        "--force 须与 --write-baseline 同用（check 不另写文件）",
+    ),
+    Entry(
+        "XS743",
+        "usage.no-baseline-unreadable",
+        "no baseline is written while a staging cannot be read",
+        "有仪注无法读取时不写基线",
+    ),
+    Entry(
+        "XS744",
+        "usage.report-directory",
+        "is a directory; report takes one staging file (check takes directories)",
+        "是目录；report 只接受一个仪注文件（check 可接受目录）",
+    ),
+    Entry("XS740", "usage.rule-ambiguous", "{word} is ambiguous: {ids}", "{word} 有歧义: {ids}"),
+    Entry(
+        "XS741",
+        "usage.rule-not-encoded",
+        "{word} is not an encoded rule in force; {hint}",
+        "{word} 不是生效的已编码规则；{hint}",
+    ),
 )
 
 BY_NAME: dict[str, Entry] = {e.name: e for e in CATALOGUE}

@@ -260,20 +260,12 @@ def named(
     silently ignored."""
     if (stdin_format or stdin_filename) and STDIN not in files:
         option = "--stdin-format" if stdin_format else "--stdin-filename"
-        raise UsageError(f"error: {option} is for `-` (standard input), which is not among the FILEs")
+        raise UsageError(Message("usage.stdin-option", option=option))
     if files:
         return expand(files, display, stdin_format, stdin_filename)
     state = stdin_state()
     if state == "data":
-        raise UsageError(
-            "error: standard input has data but no FILE was given; to check it, pass - "
-            "(xiangshe check - [--stdin-format trace|jsonl|json|yaml]); to check the "
-            "bundled canonical ceremony, give no input (< /dev/null)"
-        )
+        raise UsageError(Message("usage.stdin-unread"))
     if state == "silent":
-        raise UsageError(
-            f"error: standard input is an open pipe that sent nothing within "
-            f"{STDIN_WAIT:g} s and no FILE was given; to check it, pass -; to "
-            "check the bundled canonical ceremony, give no input (< /dev/null)"
-        )
+        raise UsageError(Message("usage.stdin-silent", wait=f"{STDIN_WAIT:g}"))
     return [Source(display(default), default, "trace")]

@@ -115,15 +115,6 @@ ZH = {
     "no more than eight tallies for one pair in a round: the 中 holds eight": "每番一耦之算不过八：中只容八算",
 }
 
-#: the input errors that verify.py writes as plain text (BadInput): their frame and words, until they
-#: are Messages of the catalogue too. Every input error of the lower layers is a Message (or a
-#: Localised made of them) and is rendered by its id (`input_errors`).
-_CLI_ERRORS = (
-    (": error: ", ": 错误: "),
-    ("the file exists; choose another name or use --force", "文件已存在；请换一个名字或加 --force"),
-    ("the file exists; choose another name", "文件已存在；请换一个名字"),
-)
-
 
 def set_language(language: str | None) -> None:
     """Choose the language (None: XIANGSHE_LANG, else English)."""
@@ -535,7 +526,4 @@ def input_errors(text: str) -> str:
         return text
     if isinstance(text, Text):
         return text.render("zh")
-    text = "错误: " + text[len("error: ") :] if text.startswith("error: ") else text
-    for english, chinese in _CLI_ERRORS:
-        text = text.replace(english, chinese)
     return text

@@ -91,9 +91,7 @@ def scoring_text(r: Result, detail: bool = False) -> list[str]:
         )
         for c in rs.checks:
             mark = "✓" if c.ok else "✗"
-            out.append(
-                f"    {mark} {msg.say(c.what)}{msg.at_line(c.line)}  [{c.catalogue} 「{c.cite.quote}」]"
-            )
+            out.append(f"    {mark} {msg.say(c.what)}{msg.at_line(c.line)}  [{c.catalogue} 「{c.cite.quote}」]")
     for rs in r.scoring:
         for a in rs.arrows:
             amiss = a.tallied != (1 if a.scores else 0)
@@ -541,10 +539,7 @@ def rulecheck_text(report, search_all: bool) -> str:
         if not i.ok or i.severity == "warning" or (i.severity == "note" and (search_all or allowed)):
             where = f"{i.location}: " if i.location else ""
             subject = t(i.subject) if i.subject == "all" else i.subject
-            out.append(
-                f"{where}{t(i.severity if not i.ok else 'note')}: {t(i.check)}: {subject}: "
-                f"{msg.say(i.message)}"
-            )
+            out.append(f"{where}{t(i.severity if not i.ok else 'note')}: {t(i.check)}: {subject}: {msg.say(i.message)}")
     by: dict[str, tuple[int, int]] = {}
     for i in report.items:
         good, total = by.get(i.check, (0, 0))

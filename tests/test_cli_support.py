@@ -8,6 +8,7 @@ import click
 import pytest
 
 from xiangshe.domain.errors import InputError, UsageError
+from xiangshe.domain.messages import Message
 from xiangshe.reports.cli import BadInput, located, run
 
 
@@ -53,9 +54,14 @@ def test_input_errors_and_too_much_input_exit_2(monkeypatch, capsys) -> None:
 
 def test_located_turns_input_errors_into_bad_input_exit_2() -> None:
     def bad() -> None:
-        raise UsageError("error: --force goes with --write-baseline")
+        raise UsageError(Message("usage.force-without-baseline"))
 
     with pytest.raises(BadInput) as err:
         located(bad)
-    assert err.value.exit_code == 2 and err.value.message == "error: --force goes with --write-baseline"
+    message = err.value.message
+    assert (
+        err.value.exit_code == 2
+        and message == "error: --force goes with --write-baseline (check never writes otherwise)"
+    )
+    assert message.render("zh").startswith("错误: --force 须与")
     assert located(lambda x, y=0: x + y, 1, y=2) == 3
