@@ -123,10 +123,11 @@ def failing(rule: Rule, path: Path, shown: str) -> Example | None:
 def _first_concerned(rule: Rule, trace: Trace, ctx: Context) -> tuple[int, str] | None:
     t = rule.template
     if t.of_cast and not t.prohibition:  # a rule of the pairs: the first pair it speaks of
+        first = t.persons()[0]
         for pair in trace.cast.pairs.values():
             for who in (pair.upper, pair.lower):
-                if person_matches(t.who, trace.cast.persons[who]) and pair.line:
-                    return pair.line, f"the first pair with a 「{t.who}」: pair {pair.name}"
+                if person_matches(first, trace.cast.persons[who]) and pair.line:
+                    return pair.line, f"the first pair with a 「{first}」: pair {pair.name}"
         return None
     speaks_of = t.speaks_of()
     for e in trace:

@@ -28,10 +28,15 @@ from xiangshe.domain.vocabulary import Vocabulary
 __all__ = ["Symbolic", "holds_on", "solver"]
 
 
-class Symbolic(Unrolling):
-    """A k-step unrolling with the template API: `match`, `agree`, `person_match` over it (the
-    boolean and counting terms, the cast's terms are the unrolling's). `machines` holds the state
-    terms of the machine instances read so far; their relations join `constraints`."""
+class Symbolic:
+    """A k-step unrolling with the template API: `match`, `agree`, `person_match` over it, and the
+    unrolling's own terms (`all`, `any`, `count`, `steps`, `persons`, `slots`, `constraints` …:
+    looked up on `unrolling`). `machines` holds the state terms of the machine instances read so
+    far; their relations join `constraints`.
+
+    The parts refer to each other one way (patterns → machines → unrolling, never back): with no
+    cycle, an unrolling's z3 terms are freed as soon as it is dropped, not at some later garbage
+    collection — z3 reuses the ids of freed terms, and the models a later search gets depend on them."""
 
     def __init__(
         self,
@@ -43,9 +48,14 @@ class Symbolic(Unrolling):
         shooter_roles: frozenset[str] | None = None,
         objects: Iterable[tuple[str, str]] = (),
     ) -> None:
-        super().__init__(k, cast, vocab, tag, free_pairs, shooter_roles, objects)
-        self.machines = MachineEncoding(self)
-        self.patterns = PatternEncoding(self, self.machines)
+        self.unrolling = Unrolling(k, cast, vocab, tag, free_pairs, shooter_roles, objects)
+        self.machines = MachineEncoding(self.unrolling)
+        self.patterns = PatternEncoding(self.unrolling, self.machines)
+
+    def __getattr__(self, name: str):
+        if name in ("unrolling", "machines", "patterns"):  # not yet set (copying, unpickling)
+            raise AttributeError(name)
+        return getattr(self.unrolling, name)
 
     def match(self, pat: Pattern, t: int) -> z3.BoolRef:
         return self.patterns.match(pat, t)

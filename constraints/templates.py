@@ -131,6 +131,10 @@ class Template:
         limit = self.limit()
         return self.triggers() or ([limit[0]] if limit else [])
 
+    def persons(self) -> list[PersonPattern]:
+        """The person patterns (a rule of the cast: whom it speaks of first)."""
+        return [getattr(self, f) for f in self.person_fields]
+
     def forbidden(self):  # -> Pattern | PersonPattern
         """What nothing may match, for a prohibition."""
         raise TypeError(f"a {self.kind} rule is no prohibition")
