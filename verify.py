@@ -443,12 +443,10 @@ def query(
     """
     import json
 
-    from xiangshe.constraints.rulebook import Rule, _template, active_rules
+    from xiangshe.constraints.rulebook import active_rules, query_rule
     from xiangshe.constraints.search import Exhausted, Refuted, minimise, refute
     from xiangshe.domain.errors import InputError
     from xiangshe.domain.parse import parse_lines
-    from xiangshe.domain.text import TEXT
-    from xiangshe.domain.vocabulary import vocabulary
     from xiangshe.reports import render
 
     chosen = _readings(reading, readings_file)
@@ -468,10 +466,9 @@ def query(
     if same:
         data["same"] = {k: (v or k) for k, _, v in (x.partition("=") for x in same)}
     try:
-        template = _template(dict(data), vocabulary(), "query", 0)  # it takes what it reads
+        prop = query_rule(data)
     except InputError as err:
         raise _bad(err) from None
-    prop = Rule("query", "查询", None, "encoded", (TEXT.cite("乡射之礼"),), template, "query", 0)
     rules_in_force = active_rules(chosen)
     outcome = refute(prop, rules_in_force, depth)
     doc = {

@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 
 from xiangshe.constraints.pattern import Context, Pattern
 from xiangshe.constraints.rulebook import Rule
+from xiangshe.constraints.templates import AbsenceBetween, Alternate, Template
 from xiangshe.domain.trace import Event, Trace
 
 LABEL_KEYS = {"phase", "round", "actor.role"}  # condition keys a label decides
@@ -115,45 +116,49 @@ def _absences(labs: Iterable[str]) -> list[Constraint]:
     return [(ABSENCE, (b,)) for b in labs]
 
 
+#: why a template that is neither a bound on a count nor an ordering has no Declare template in pm4py
+NO_COUNTERPART: dict[type[Template], str] = {
+    Alternate: "alternation without a final B: neither altresponse nor altprecedence",
+    AbsenceBetween: "absence between two events: not a Declare template",
+}
+
+
 def translate_rule(rule: Rule, universe: Universe) -> list[Constraint] | str:
     """The Declare constraints of `rule` over the universe's labels, or why it has none."""
     t = rule.template
-    kind = t.kind
-    if kind in ("pair", "cast_absence"):
+    if t.of_cast:
         return "a rule on the cast (pairs, persons), not on events"
-    if getattr(t, "same", ()):
-        return "correlates events on data (same " + ", ".join(a for a, _ in t.same) + ")"
+    if t.correlation():
+        return "correlates events on data (same " + ", ".join(a for a, _ in t.correlation()) + ")"
     for p in t.patterns():
         why = label_only(p)
         if why:
             return why
-    if kind == "absence" or (kind == "at_most" and t.n == 0):
-        return _absences(universe.match(t.pattern))
-    if kind in ("at_most", "unique"):
+    limit, order = t.limit(), t.order()
+    if limit is not None and t.condition() is None:
+        pattern, n = limit
+        if n == 0:
+            return _absences(universe.match(pattern))
         return "counts occurrences (at most n ≥ 1): no absence2/3 in pm4py's Declare"
-    if kind == "count_before" and not (t.op == ">=" and t.n == 1):
-        return f"counts earlier events ({t.op} {t.n}): not a Declare template in pm4py"
-    if kind in ("precedence", "count_before"):
-        firsts, thens = universe.match(t.first), universe.match(t.then)
+    if order is None:
+        if "op" in t.number_fields:
+            return f"counts earlier events ({t.op} {t.n}): not a Declare template in pm4py"
+        return NO_COUNTERPART.get(type(t), f"template {t.kind} has no Declare counterpart")
+    shape, first, then = order
+    firsts, thens = universe.match(first), universe.match(then)
+    if shape == "precedence":
         if len(firsts) > 1:
-            return f"branched precedence: 「{t.first}」 is {len(firsts)} activities"
+            return f"branched precedence: 「{first}」 is {len(firsts)} activities"
         if not firsts:
             return _absences(thens)
         a = firsts[0]
         return [(ABSENCE, (b,)) if b == a else (PRECEDENCE, (a, b)) for b in thens]
-    if kind == "response":
-        firsts, thens = universe.match(t.first), universe.match(t.then)
-        if len(thens) > 1:
-            return f"branched response: 「{t.then}」 is {len(thens)} activities"
-        if not thens:
-            return _absences(firsts)
-        b = thens[0]
-        return [(ABSENCE, (a,)) if a == b else (RESPONSE, (a, b)) for a in firsts]
-    if kind == "alternate":
-        return "alternation without a final B: neither altresponse nor altprecedence"
-    if kind == "absence_between":
-        return "absence between two events: not a Declare template"
-    return f"template {kind} has no Declare counterpart"
+    if len(thens) > 1:
+        return f"branched response: 「{then}」 is {len(thens)} activities"
+    if not thens:
+        return _absences(firsts)
+    b = thens[0]
+    return [(ABSENCE, (a,)) if a == b else (RESPONSE, (a, b)) for a in firsts]
 
 
 def translate(rules: Sequence[Rule], universe: Universe) -> Translation:

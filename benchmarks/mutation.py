@@ -222,20 +222,22 @@ def why_unkilled(rule: Rule, base: Trace) -> tuple[str, list[tuple[str, str, int
     t = rule.template
     hits = {f: [e.index for e in base.events if ctx.matches(getattr(t, f), e)] for f in t.fields}
     counts = [(f, str(getattr(t, f)), len(hits[f])) for f in t.fields]
-    kind = t.kind
-    if kind in ("pair", "cast_absence"):
+    if t.of_cast:
         return "about the cast (who is present, who is paired with whom): no event mutation changes it", counts
-    if kind == "absence":
+    if t.prohibition:
         return (
             "a prohibition that the ceremony keeps: it is broken only by an event matching its "
             "pattern, and no deletion, duplication, swap or change of actor among the persons "
             "present makes one"
         ), counts
-    if kind in ("unique", "at_most") and not hits["pattern"]:
+    limit, order = t.limit(), t.order()
+    if limit is not None and not any(hits[f] for f in t.fields):
         return "its pattern matches no event of the canonical ceremony: a duplication has nothing to repeat", counts
-    if kind in ("precedence", "count_before", "response") and (not hits["then"] or not hits["first"]):
+    if t.trigger_fields and not any(hits[f] for f in t.trigger_fields):
+        return "never triggered by the canonical ceremony: its trigger matches no event", counts
+    if (order is not None or "op" in t.number_fields) and not (hits["first"] and hits["then"]):
         return "never triggered by the canonical ceremony: one of its patterns matches no event", counts
-    if kind == "count_before":
+    if "op" in t.number_fields:
         before = [sum(f < x for f in hits["first"]) for x in hits["then"]]
         gap = min(abs(x - y) for x in hits["then"] for y in hits["first"])
         return (
@@ -244,7 +246,7 @@ def why_unkilled(rule: Rule, base: Trace) -> tuple[str, list[tuple[str, str, int
             f"{gap} events from a `then`, so a swap (one place) or a duplication does not change a "
             "count that matters"
         ), counts
-    if kind == "precedence":
+    if order is not None and order[0] == "precedence":
         least = min(sum(f < x for f in hits["first"]) for x in hits["then"])
         if least >= 2:
             return (
@@ -257,11 +259,9 @@ def why_unkilled(rule: Rule, base: Trace) -> tuple[str, list[tuple[str, str, int
             "aside), but deleting it is not a violation once the correlation (same …) is applied: "
             "a `first` event of another key answers it"
         ), counts
-    if kind == "response":
+    if order is not None:
         least = min(sum(x > f for x in hits["then"]) for f in hits["first"])
         return (f"every `first` event has at least {least} matching `then` events after it (correlation aside)"), counts
-    if kind == "absence_between" and not hits["after"]:
-        return "never triggered by the canonical ceremony: its opening pattern matches no event", counts
     return "triggered, and no single mutation breaks it (see the notes)", counts
 
 

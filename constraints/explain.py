@@ -41,17 +41,6 @@ from xiangshe.fsm.table import Table, tables
 
 WINDOW = 2  # lines shown before and after the line of interest
 
-#: the field of a template naming the events that trigger it (that it obliges or counts)
-TRIGGER = {
-    "precedence": "then",
-    "count_before": "then",
-    "absence_between": "then",
-    "response": "first",
-    "alternate": "a",
-    "unique": "pattern",
-    "at_most": "pattern",
-}
-
 
 @dataclass(frozen=True)
 class Example:
@@ -135,35 +124,36 @@ def failing(rule: Rule, path: Path, shown: str) -> Example | None:
 
 def _first_concerned(rule: Rule, trace: Trace, ctx: Context) -> tuple[int, str] | None:
     t = rule.template
-    assert t is not None
-    if t.kind == "pair":
+    if t.of_cast and not t.prohibition:  # a rule of the pairs: the first pair it speaks of
+        first = t.persons()[0]
         for pair in trace.cast.pairs.values():
             for who in (pair.upper, pair.lower):
-                if person_matches(t.who, trace.cast.persons[who]) and pair.line:
-                    return pair.line, Message("example.first-pair", who=t.who, pair=pair.name)
+                if person_matches(first, trace.cast.persons[who]) and pair.line:
+                    return pair.line, Message("example.first-pair", who=first, pair=pair.name)
         return None
-    field = TRIGGER.get(t.kind)
-    if field is None:
-        return None
-    pattern = getattr(t, field)
+    speaks_of = t.speaks_of()
     for e in trace:
-        if ctx.matches(pattern, e):
-            return e.line, Message("example.first-event", pattern=pattern)
+        for pattern in speaks_of:
+            if ctx.matches(pattern, e):
+                return e.line, Message("example.first-event", pattern=pattern)
     return None
 
 
 def passing(rule: Rule, stagings: Sequence[tuple[Path, str]]) -> Example | None:
     """The first staging that keeps the rule, at the first event (or pair) the rule speaks of; for a
-    prohibition (absence, cast_absence), the first staging that keeps it, without a window."""
+    prohibition (absence, cast_absence, occasion_absence), the first staging that keeps it (and where
+    it is in force), without a window."""
     if not rule.encoded:
         return None
+    t = rule.template
     for path, shown in stagings:
         trace, ctx = _load(path, shown)
         if rule_findings(trace, ctx, rule):
             continue
-        if rule.template.kind in ("absence", "cast_absence"):
-            what = getattr(rule.template, "pattern", None) or getattr(rule.template, "who", "")
-            return Example(shown, None, (), Message("example.nothing", what=what))
+        if t.prohibition:
+            if not t.applies(trace.cast):
+                continue
+            return Example(shown, None, (), Message("example.nothing", what=t.forbidden()))
         first = _first_concerned(rule, trace, ctx)
         if first is not None:
             line, note = first

@@ -180,9 +180,6 @@ class Context:
         self._tests: dict[Pattern, Callable[[Event], bool]] = {}
         self._hits: dict[Pattern, tuple[list[Event], set[int]]] = {}
 
-    def value(self, e: Event, key: str) -> str | None:
-        return self.getter(key)(e)
-
     def getter(self, key: str) -> Callable[[Event], str | None]:
         """A function reading `key` of an event (what `value` returns), made once per key."""
         got = self._getters.get(key)
@@ -349,11 +346,8 @@ class Context:
             return [(events[i], (i in s0, i in s1)) for i in union]
         return [(events[i], tuple(i in s for s in sets)) for i in union]
 
-    def key(self, e: Event, keys: tuple[str, ...]) -> tuple[str | None, ...]:
-        return self.keyer(keys)(e)
-
     def keyer(self, keys: tuple[str, ...]) -> Callable[[Event], tuple[str | None, ...]]:
-        """A function giving an event's values of `keys` (what `key` returns), made once per keys."""
+        """A function giving an event's values of `keys` (its correlation key), made once per keys."""
         got = self._keyers.get(keys)
         if got is None:
             gets = [self.getter(k) for k in keys]
@@ -371,11 +365,11 @@ class Context:
         return got
 
 
-def _no_key(e: Event) -> tuple[()]:
+def _no_key(_e: Event) -> tuple[()]:
     return ()
 
 
-def _always(e: Event) -> bool:
+def _always(_e: Event) -> bool:
     return True
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from xiangshe.constraints.pattern import check_same, parse_pattern
 from xiangshe.constraints.readings import defaults, parse_when
-from xiangshe.constraints.templates import KINDS, PersonPattern, Template
+from xiangshe.constraints.templates import KINDS, QUERY_KINDS, PersonPattern, Template
 from xiangshe.domain.errors import RulebookError, did_you_mean
 from xiangshe.domain.messages import Message
 from xiangshe.domain.text import TEXT, Citation
@@ -37,12 +37,16 @@ PERSON_KEYS = ("role", "rank", "side")
 
 @dataclass(frozen=True)
 class Rule:
+    """A rule of the rulebook, or a property asked with `query` (`asked`). An encoded rule has a
+    template (`meaning`) and a rule of another status has none: the constructor refuses anything
+    else, so that `rule.template` of an encoded rule is always a Template."""
+
     id: str
     name: str
     catalogue: str | None
     status: str
     citations: tuple[Citation, ...]
-    template: Template | None
+    meaning: Template | None  # the template, exactly when the rule is encoded
     path: str
     line: int
     headings: tuple[str, ...] = ()
@@ -51,6 +55,20 @@ class Rule:
     category: str | None = None
     extra: dict = field(default_factory=dict, compare=False, hash=False)
     when: tuple[tuple[str, str], ...] = ()  # the readings under which the rule is active
+    asked: bool = False  # a property asked with `query`, not a rule drawn from the text
+
+    def __post_init__(self) -> None:
+        if self.status not in STATUSES:
+            raise ValueError(f"rule {self.id}: status {self.status!r} is not one of {', '.join(STATUSES)}")
+        if (self.status == "encoded") != (self.meaning is not None):
+            raise ValueError(f"rule {self.id}: an encoded rule has a template, and only an encoded rule has one")
+
+    @property
+    def template(self) -> Template:
+        """The template of an encoded rule (AttributeError for a descriptive or deferred rule)."""
+        if self.meaning is None:
+            raise AttributeError(f"rule {self.id} is {self.status}: it has no template")
+        return self.meaning
 
     def active(self, readings: dict[str, str] | None) -> bool:
         chosen = readings if readings is not None else defaults()
@@ -121,7 +139,7 @@ def _template(data: dict, vocab: Vocabulary, where: str, block: int, keys: dict[
         at = keys.get(name, block)
         if name == "same":
             args[name] = _same(value, vocab, where, at)
-        elif name in ("who", "partner"):
+        elif name in cls.person_fields:
             args[name] = _person_pattern(value, vocab, where, at)
         elif name == "n":
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
@@ -161,6 +179,18 @@ def _template(data: dict, vocab: Vocabulary, where: str, block: int, keys: dict[
         return cls(**args)
     except TypeError as err:
         raise RulebookError(where, keys.get("kind", block), f"{kind}: {err}") from None
+
+
+def query_rule(data: dict, vocab: Vocabulary | None = None) -> Rule:
+    """The property the `query` command asks about, as a rule: `data` holds its `kind` and the
+    fields the kind reads (patterns as written, `same` as a list or a table, `n`, `op` …; fields of
+    other kinds are ignored). Raises RulebookError (at `query`) for a bad kind or field, or a
+    kind that is not a property of traces (`QUERY_KINDS`: not the rules of the cast or occasion)."""
+    kind = data.get("kind")
+    if kind in KINDS and not KINDS[kind].queryable:
+        raise RulebookError("query", 0, f"a {kind} rule is not a property to query", hint=", ".join(QUERY_KINDS))
+    template = _template(dict(data), vocab or vocabulary(), "query", 0)  # it takes what it reads
+    return Rule("query", "查询", None, "encoded", (TEXT.cite("乡射之礼"),), template, "query", 0, asked=True)
 
 
 def _citations(data: dict, where: str, at: int) -> tuple[Citation, ...]:

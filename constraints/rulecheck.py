@@ -159,14 +159,10 @@ def check_vacuity(
         triggers = r.template.triggers()
         fired = not triggers or any(ctx.matches(p, e) for p in triggers for ctx in ctxs for e in ctx.trace)
         absent = sorted({role for p in pats for role in (p.roles or ()) if role not in roles})
-        if r.template.kind == "occasion_absence":
-            # in force in every staging whose occasion meets its `given` (the venue, the rank …)
-            ok = any(r.template.applies(t.cast) for t in stagings)
-            if not ok:
-                from xiangshe.domain.occasion import describe
-
-                absent = [Message("rulecheck.held-where", given=describe(r.template.given))]
-        elif r.template.kind == "absence":
+        if not any(r.template.applies(t.cast) for t in stagings):
+            # a rule of the occasion is in force only in a staging whose occasion meets its `given`
+            ok, absent = False, [Message("rulecheck.held-where", given=r.template.condition())]
+        elif r.template.prohibition:
             # a prohibition is in force wherever its actors take part: that the forbidden act is
             # never staged is the point (`* 宿戒`), not a sign that the rule is vacuous
             ok = len(absent) < len({role for p in pats for role in (p.roles or ())}) or any(not p.roles for p in pats)
@@ -225,7 +221,7 @@ def _z3_consistency(rules: Sequence[Rule], k: int = 4) -> Item:
     import z3
 
     from xiangshe.constraints.search import Search, search_cast
-    from xiangshe.constraints.smt import Solver
+    from xiangshe.constraints.solving import Solver
     from xiangshe.domain.vocabulary import vocabulary
 
     encoded = [r for r in rules if r.encoded]

@@ -140,7 +140,6 @@ def reached(ctx: Context, rules: Sequence[Rule]) -> tuple[tuple[str, ...], tuple
     for r in rules:
         if not r.encoded:
             continue
-        assert r.template is not None
         triggers = r.template.triggers()
         if not triggers:
             always.append(r.id)
@@ -156,17 +155,17 @@ def due_beyond(trace: Trace, rule: Rule, event: int | None) -> bool:
     and the fragment reaches past the last of them: then the part it declares should have held it,
     and the finding is a fault."""
     frag = trace.fragment
-    if frag is None or rule.template is None or rule.template.kind != "response":
+    if frag is None or not rule.encoded or not rule.template.owed_after:
         return False
     order = list(vocabulary().phases)
     covered = frag.phases or tuple(p for _, p in trace.phase_lines) or tuple(e.phase for e in trace.events if e.phase)
     last = max((order.index(p) for p in covered), default=-1)
     staged_last = max((order.index(e.phase) for e in trace.events if e.phase), default=-1)
-    keys = {k for pair in rule.template.same for k in pair}
+    keys = {k for pair in rule.template.correlation() for k in pair}
     here = trace[event].phase if event is not None else None
     if "phase" in keys and here is not None:
         return order.index(here) >= max(last, staged_last)
-    phases = [v for c in rule.template.then.conds if c.key == "phase" and not c.negate for v in c.values]
+    phases = [v for p in rule.template.needs() for c in p.conds if c.key == "phase" and not c.negate for v in c.values]
     if not phases:
         return True
     if frag.phases and not set(phases) & set(frag.phases):

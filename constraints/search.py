@@ -23,7 +23,9 @@ import z3
 
 from xiangshe.constraints.pattern import Pattern, machines_of
 from xiangshe.constraints.rulebook import Rule
-from xiangshe.constraints.smt import Domain, Symbolic, fresh_context, solver
+from xiangshe.constraints.smt import Symbolic
+from xiangshe.constraints.solving import fresh_context, solver
+from xiangshe.constraints.unrolling import Domain
 from xiangshe.domain.parse import parse_lines
 from xiangshe.domain.trace import Cast, Trace, phase_span
 from xiangshe.domain.vocabulary import vocabulary
@@ -96,22 +98,14 @@ def search_cast() -> Cast:
     return parse_lines(SEARCH_CAST + "主人 揖\n", "<search cast>").cast
 
 
-def _obligations(rule: Rule) -> tuple[list[Pattern], list[Pattern]]:
+def obligations(rule: Rule) -> tuple[list[Pattern], list[Pattern]]:
     """(triggers, needs): when an event matching a trigger occurs, the rule can only be kept by
-    events matching the needs. Rules that forbid (absence, unique …) need nothing: avoiding is free."""
-    t = rule.template
-    if t is None:
+    events matching the needs (the template's contract). Rules that forbid (absence, unique …) need
+    nothing: avoiding is free."""
+    if not rule.encoded:
         return [], []
-    kind = t.kind
-    if kind == "precedence":
-        return [t.then], [t.first]
-    if kind == "response":
-        return [t.first], [t.then]
-    if kind == "count_before":
-        return [t.then], ([t.first] if t.op in ("==", ">=") and t.n > 0 else [])
-    if kind == "alternate":
-        return [t.a, t.b], [t.a, t.b]
-    return [], []
+    t = rule.template
+    return (t.triggers(), t.needs()) if t.needs() else ([], [])
 
 
 def _acts(patterns: Sequence[Pattern]) -> set[str] | None:
@@ -160,15 +154,11 @@ def _can_fire(triggers: Sequence[Pattern], acts: set[str], kinds: set[str]) -> b
     return False
 
 
-def alphabet(rule: Rule, others: Sequence[Rule]) -> set[str]:
-    return search_space(rule, others)[0]
-
-
 def search_space(rule: Rule, others: Sequence[Rule]) -> tuple[set[str], set[str]]:
     """The acts and the object kinds a counterexample to `rule` may use: the rule's own, closed
     under the machines that must be walked and the obligations of the rules they can trigger."""
     every = set(vocabulary().acts)
-    pats = rule.template.patterns() if rule.template else []
+    pats = rule.template.patterns() if rule.encoded else []
     acts = _acts(pats)
     if acts is None:
         return every, set(vocabulary().objects)
@@ -180,7 +170,7 @@ def search_space(rule: Rule, others: Sequence[Rule]) -> tuple[set[str], set[str]
     while changed:
         changed = False
         for r in others:
-            triggers, needs = _obligations(r)
+            triggers, needs = obligations(r)
             if not needs or not _can_fire(triggers, acts, kinds):
                 continue
             more = _acts(needs)
@@ -209,7 +199,7 @@ class Search:
     ) -> None:
         self.k, self.acts, self.cast = k, acts, cast
         self.sym = Symbolic(k, cast, free_pairs=free_pairs, tag=f"k{k}.", shooter_roles=SHOOTER_ROLES)
-        self.sym.alphabet = acts
+        self.sym.machines.alphabet = acts
         self.vocab = vocabulary()
         d: Domain = self.sym.d
         self.d = d
@@ -230,14 +220,14 @@ class Search:
     def _domains(self) -> None:
         sym, d, s = self.sym, self.d, self.sym.slots
         act_ix = sorted(d.act_ix[a] for a in self.acts)
-        obj_ix = [0] + [d.obj_ix[Domain._okey(k, i)] for k, i in self.objects]
+        obj_ix = [0] + [d.obj_ix[Domain.object_key(k, i)] for k, i in self.objects]
         n_persons = len(d.persons)
         for t in sym.steps:
             c = self.constraints
-            c.append(sym._in(s["act"][t], [0, *act_ix]))  # 0: an idle step
+            c.append(sym.among(s["act"][t], [0, *act_ix]))  # 0: an idle step
             c.append(z3.Implies(s["act"][t] == 0, z3.And(s["obj"][t] == 0, s["to"][t] == 0, s["for"][t] == 0)))
             c += [s["actor"][t] >= 1, s["actor"][t] <= n_persons]
-            c.append(sym._in(s["obj"][t], obj_ix))
+            c.append(sym.among(s["obj"][t], obj_ix))
             for key in ("to", "for"):
                 c += [s[key][t] >= 0, s[key][t] <= n_persons]
             c += [s["at"][t] >= 0, s["at"][t] <= len(d.places)]
@@ -249,11 +239,11 @@ class Search:
             # an act on an object must be an act of its machine (as `check` requires of input);
             # a personal object belongs to the recipient, or else to the actor
             for kind, inst in self.objects:
-                oid = d.obj_ix[Domain._okey(kind, inst)]
+                oid = d.obj_ix[Domain.object_key(kind, inst)]
                 table = table_for_object(kind)
                 if table is not None:
                     allowed = [d.act_ix[a] for a in table.acts if a in self.acts]
-                    c.append(z3.Implies(s["obj"][t] == oid, sym._in(s["act"][t], allowed)))
+                    c.append(z3.Implies(s["obj"][t] == oid, sym.among(s["act"][t], allowed)))
                 if self.vocab.objects[kind].personal:
                     owner = d.person_ix[inst]
                     c.append(
@@ -275,13 +265,12 @@ class Search:
         if not set(table.acts) & self.acts:
             return []
         if table.is_person:
-            keys = [self.d.persons[p - 1] for p, _gate in sym.holders(table)]
+            keys = [self.d.persons[p - 1] for p, _gate in sym.machines.holders(table)]
         else:
-            keys = [Domain._okey(kind, inst) for kind, inst in self.objects if kind in table.objects]
+            keys = [Domain.object_key(kind, inst) for kind, inst in self.objects if kind in table.objects]
         out = []
         for key in keys:
-            sym.state(table, key)
-            out += sym.ok[(table.name, key)]
+            out += sym.machines.no_refusal(table, key)
         return out
 
     def decode(self, model: z3.ModelRef) -> str:
@@ -373,7 +362,6 @@ def _refute_within(
     Python checker, and the rules and machines it breaks are encoded and asserted before asking
     again. Leaving constraints out only widens the space, so a no stays sound, and a candidate
     counts only once the checker finds nothing but `rule` broken."""
-    assert rule.template is not None
     others = [r for r in others if r.encoded and r.id != rule.id]
     acts, kinds = search_space(rule, others)
     search = Search(depth, acts, search_cast(), kinds=kinds, machines=False)
@@ -381,7 +369,7 @@ def _refute_within(
     broken = [z3.Not(c) for c in rule.template.clauses(sym)]
     lazy = _Refinement(search, [rule, *others])
     lazy.learn(learnt)
-    static = len(broken) == 1 and rule.template.kind in ("pair", "cast_absence")
+    static = len(broken) == 1 and rule.template.of_cast
     if static:
         start = 1
     for k in range(start, depth + 1):

@@ -72,9 +72,37 @@ def _desc(same: Same) -> str:
 
 
 class Template:
+    """A rule template: the closed set of them is `KINDS`. A template class carries its whole
+    contract, and every user (the checker, z3, the search, the vacuity check, explain, the `query`
+    command, the reports, the benchmarks) derives what it needs from these facts, never from `kind`:
+
+    - `fields`: the fields that are patterns of events (in the order they are shown);
+      `person_fields`: the fields that are patterns of persons; `number_fields`: the numbers and
+      comparisons (`n`, `op`); `same` (when the class has it) correlates the events;
+    - `trigger_fields` (`triggers()`): the patterns whose events make the rule bite — it is vacuous
+      where none occurs; none for a rule that holds throughout (a prohibition, a count, a rule of the
+      cast or of the occasion);
+    - `need_fields` (`needs()`): the patterns whose events answer a trigger — a debt: once a trigger
+      occurs, the rule can only be kept by such events (the search's closure follows it); none for a
+      rule kept by avoiding something (a prohibition, a count with an upper bound, a window that must
+      stay empty: nothing is owed, and doing nothing keeps it);
+    - `owed_after`: the debt is answered after its trigger (a fragment may end before the answer);
+    - `of_cast`: a rule of the cast (persons, pairs), not of events: one clause for the whole trace;
+    - `prohibition`: kept by a trace where nothing matches `forbidden()` (said plainly, no window);
+    - `queryable`: a property the `query` command asks about (`QUERY_KINDS`);
+    - `limit()` / `order()`: its shape as a bound on a count or as an ordering of two patterns, where
+      it has one (the Declare translation of benchmarks/declare_subset.py)."""
+
     kind: ClassVar[str]
     fields: ClassVar[tuple[str, ...]]
+    person_fields: ClassVar[tuple[str, ...]] = ()
+    number_fields: ClassVar[tuple[str, ...]] = ()
     trigger_fields: ClassVar[tuple[str, ...]] = ()
+    need_fields: ClassVar[tuple[str, ...]] = ()
+    owed_after: ClassVar[bool] = False
+    of_cast: ClassVar[bool] = False
+    prohibition: ClassVar[bool] = False
+    queryable: ClassVar[bool] = False
 
     def holds(self, ctx: Context) -> list[Violation]:
         raise NotImplementedError
@@ -88,12 +116,61 @@ class Template:
         return sym.all(self.clauses(sym))
 
     def patterns(self) -> list[Pattern]:
-        return [getattr(self, f) for f in self.fields if isinstance(getattr(self, f), Pattern)]
+        return [getattr(self, f) for f in self.fields]
 
     def triggers(self) -> list[Pattern]:
-        """The patterns whose events oblige something (the rule is vacuous where none occurs);
-        none for a rule that holds throughout (a prohibition, a count, a rule of the cast)."""
+        """The patterns whose events make the rule bite (it is vacuous where none occurs)."""
         return [getattr(self, f) for f in self.trigger_fields]
+
+    def needs(self) -> list[Pattern]:
+        """The patterns whose events answer a trigger (empty: nothing is ever owed)."""
+        return [getattr(self, f) for f in self.need_fields]
+
+    def speaks_of(self) -> list[Pattern]:
+        """The events a rule is first seen at work on: its triggers, or for a rule that holds
+        throughout, the events it counts (explain's passing window)."""
+        limit = self.limit()
+        return self.triggers() or ([limit[0]] if limit else [])
+
+    def persons(self) -> list[PersonPattern]:
+        """The person patterns (a rule of the cast: whom it speaks of first)."""
+        return [getattr(self, f) for f in self.person_fields]
+
+    def forbidden(self):  # -> Pattern | PersonPattern
+        """What nothing may match, for a prohibition."""
+        raise TypeError(f"a {self.kind} rule is no prohibition")
+
+    def applies(self, cast) -> bool:  # noqa: ARG002 — the cast matters to the rules of the occasion
+        """Is the rule in force for a staging of this cast (its occasion)? See `condition()`."""
+        return True
+
+    def condition(self) -> str | None:
+        """The condition on the occasion under which the rule is in force (None: always)."""
+        return None
+
+    def limit(self) -> tuple[Pattern, int] | None:
+        """(pattern, n): at most n events may match the pattern (within each `same` group)."""
+        return None
+
+    def order(self) -> tuple[str, Pattern, Pattern] | None:
+        """("precedence" | "response", first, then): the rule orders two patterns, nothing more."""
+        return None
+
+    def correlation(self) -> Same:
+        """The `same` keys that correlate the events (none for a template without `same`)."""
+        return getattr(self, "same", ())
+
+    def same_text(self) -> str:
+        return ", ".join(a if a == b else f"{a}={b}" for a, b in self.correlation())
+
+    def shown(self) -> list[tuple[str, object, bool]]:
+        """The fields as explain shows them: (name, value, is a pattern)."""
+        out: list[tuple[str, object, bool]] = [(f, getattr(self, f), True) for f in self.fields]
+        if self.same_text():
+            out.append(("same", self.same_text(), False))
+        out += [(f, getattr(self, f), True) for f in self.person_fields]
+        out += [(f, getattr(self, f), False) for f in self.number_fields]
+        return out
 
 
 @dataclass(frozen=True)
@@ -103,6 +180,15 @@ class Absence(Template):
     pattern: Pattern
     kind: ClassVar[str] = "absence"
     fields: ClassVar[tuple[str, ...]] = ("pattern",)
+
+    prohibition: ClassVar[bool] = True
+    queryable: ClassVar[bool] = True
+
+    def forbidden(self) -> Pattern:
+        return self.pattern
+
+    def limit(self) -> tuple[Pattern, int]:
+        return self.pattern, 0
 
     def holds(self, ctx: Context) -> list[Violation]:
         message = Message("absence.forbidden", pattern=self.pattern)
@@ -125,6 +211,12 @@ class Precedence(Template):
     kind: ClassVar[str] = "precedence"
     fields: ClassVar[tuple[str, ...]] = ("first", "then")
     trigger_fields: ClassVar[tuple[str, ...]] = ("then",)
+
+    need_fields: ClassVar[tuple[str, ...]] = ("first",)
+    queryable: ClassVar[bool] = True
+
+    def order(self) -> tuple[str, Pattern, Pattern]:
+        return "precedence", self.first, self.then
 
     def holds(self, ctx: Context) -> list[Violation]:
         seen: set = set()
@@ -164,6 +256,13 @@ class Response(Template):
     fields: ClassVar[tuple[str, ...]] = ("first", "then")
     trigger_fields: ClassVar[tuple[str, ...]] = ("first",)
 
+    need_fields: ClassVar[tuple[str, ...]] = ("then",)
+    owed_after: ClassVar[bool] = True
+    queryable: ClassVar[bool] = True
+
+    def order(self) -> tuple[str, Pattern, Pattern]:
+        return "response", self.first, self.then
+
     def holds(self, ctx: Context) -> list[Violation]:
         seen: set = set()
         out = []
@@ -198,6 +297,11 @@ class Unique(Template):
     same: Same = ()
     kind: ClassVar[str] = "unique"
     fields: ClassVar[tuple[str, ...]] = ("pattern",)
+
+    queryable: ClassVar[bool] = True
+
+    def limit(self) -> tuple[Pattern, int]:
+        return self.pattern, 1
 
     def holds(self, ctx: Context) -> list[Violation]:
         first: dict = {}
@@ -239,6 +343,12 @@ class AtMost(Template):
     same: Same = ()
     kind: ClassVar[str] = "at_most"
     fields: ClassVar[tuple[str, ...]] = ("pattern",)
+
+    number_fields: ClassVar[tuple[str, ...]] = ("n",)
+    queryable: ClassVar[bool] = True
+
+    def limit(self) -> tuple[Pattern, int]:
+        return self.pattern, self.n
 
     def holds(self, ctx: Context) -> list[Violation]:
         count: Counter = Counter()
@@ -282,6 +392,17 @@ class CountBefore(Template):
     kind: ClassVar[str] = "count_before"
     fields: ClassVar[tuple[str, ...]] = ("first", "then")
     trigger_fields: ClassVar[tuple[str, ...]] = ("then",)
+
+    number_fields: ClassVar[tuple[str, ...]] = ("n", "op")
+    queryable: ClassVar[bool] = True
+
+    def needs(self) -> list[Pattern]:
+        """A count that must reach n > 0 owes its `first` events; an upper bound owes nothing."""
+        return [self.first] if self.op in ("==", ">=") and self.n > 0 else []
+
+    def order(self) -> tuple[str, Pattern, Pattern] | None:
+        """At least one earlier `first`: a precedence."""
+        return ("precedence", self.first, self.then) if (self.op, self.n) == (">=", 1) else None
 
     def holds(self, ctx: Context) -> list[Violation]:
         count: Counter = Counter()
@@ -349,6 +470,8 @@ class AbsenceBetween(Template):
     kind: ClassVar[str] = "absence_between"
     fields: ClassVar[tuple[str, ...]] = ("after", "forbid", "then")
     trigger_fields: ClassVar[tuple[str, ...]] = ("then",)
+
+    queryable: ClassVar[bool] = True
 
     def holds(self, ctx: Context) -> list[Violation]:
         window: dict = {}  # key -> the forbid events since the latest `after` (a list)
@@ -427,6 +550,9 @@ class Alternate(Template):
     fields: ClassVar[tuple[str, ...]] = ("a", "b")
     trigger_fields: ClassVar[tuple[str, ...]] = ("a", "b")
 
+    need_fields: ClassVar[tuple[str, ...]] = ("a", "b")
+    queryable: ClassVar[bool] = True
+
     def holds(self, ctx: Context) -> list[Violation]:
         na: Counter = Counter()
         nb: Counter = Counter()
@@ -486,6 +612,9 @@ class PairRule(Template):
     kind: ClassVar[str] = "pair"
     fields: ClassVar[tuple[str, ...]] = ()
 
+    person_fields: ClassVar[tuple[str, ...]] = ("who", "partner")
+    of_cast: ClassVar[bool] = True
+
     def holds(self, ctx: Context) -> list[Violation]:
         out = []
         persons = ctx.trace.cast.persons
@@ -523,6 +652,13 @@ class CastAbsence(Template):
     who: PersonPattern
     kind: ClassVar[str] = "cast_absence"
     fields: ClassVar[tuple[str, ...]] = ()
+
+    person_fields: ClassVar[tuple[str, ...]] = ("who",)
+    of_cast: ClassVar[bool] = True
+    prohibition: ClassVar[bool] = True
+
+    def forbidden(self) -> PersonPattern:
+        return self.who
 
     def holds(self, ctx: Context) -> list[Violation]:
         return [
@@ -576,7 +712,7 @@ class OccasionRule(Template):
     def clauses(self, sym: Symbolic) -> list:
         from xiangshe.domain.occasion import occasion_of
 
-        return [sym.false() if self.broken(occasion_of(sym.cast)) else sym.all([])]
+        return [sym.any([]) if self.broken(occasion_of(sym.cast)) else sym.all([])]
 
 
 @dataclass(frozen=True)
@@ -588,10 +724,20 @@ class OccasionAbsence(Template):
     kind: ClassVar[str] = "occasion_absence"
     fields: ClassVar[tuple[str, ...]] = ("pattern",)
 
+    prohibition: ClassVar[bool] = True
+
+    def forbidden(self) -> Pattern:
+        return self.pattern
+
     def applies(self, cast) -> bool:
         from xiangshe.domain.occasion import occasion_of, satisfies
 
         return satisfies(occasion_of(cast), self.given)
+
+    def condition(self) -> str:
+        from xiangshe.domain.occasion import describe
+
+        return describe(self.given)
 
     def holds(self, ctx: Context) -> list[Violation]:
         if not self.applies(ctx.trace.cast):
@@ -674,3 +820,7 @@ KINDS: dict[str, type[Template]] = {
         OccasionKind,
     )
 }
+
+
+#: the kinds the `query` command asks about
+QUERY_KINDS: tuple[str, ...] = tuple(k for k, t in KINDS.items() if t.queryable)

@@ -30,7 +30,6 @@ import os
 import re
 import stat
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
@@ -81,16 +80,6 @@ class TraceErrors(Exception):
             )
             out.append(more.render(lang))
         return "\n".join(out)
-
-
-@dataclass
-class _Statement:
-    line: int
-    text: str
-    head: str | None = None  # cast / pair / phase, or None for an event
-    words: list[str] = field(default_factory=list)
-    pairs: dict[str, str] = field(default_factory=dict)
-    obj_token: str | None = None
 
 
 class _Reader:

@@ -327,7 +327,7 @@ def rule_json(r: Rule, readings: dict[str, str] | None = None) -> dict:
     if r.when:
         doc["when"] = [f"{p}={o}" for p, o in r.when]
         doc["active"] = r.active(readings)
-    if r.template is not None:
+    if r.encoded:
         doc["kind"] = r.template.kind
     if r.reason:
         doc["reason"] = r.reason
@@ -346,7 +346,7 @@ def rules_json(rules: Iterable[Rule], readings: dict[str, str] | None = None) ->
 def rules_text(rules: Sequence[Rule], readings: dict[str, str] | None = None) -> str:
     out = []
     for r in rules:
-        status = t(r.template.kind if r.template else r.status)
+        status = t(r.template.kind if r.encoded else r.status)
         when = msg.when_text(",".join(f"{p}={o}" for p, o in r.when), r.active(readings)) if r.when else ""
         out.append(
             f"{r.catalogue or '    '}  {r.name}  {r.id}  [{status}]  "
@@ -367,17 +367,10 @@ def explain_text(x) -> str:
         f"  {label('defined')}{r.location}" + ("  " + " › ".join(heads) if heads else ""),
         f"  {label('status')}{t(r.status)}" + (f": {prose(r.reason)}" if prose(r.reason) else ""),
     ]
-    if r.template is not None:
+    if r.encoded:
         out.append(f"  {label('kind')}{t(r.template.kind)}")
-        for name in r.template.fields:
-            out.append(f"  {label(name)}{_quoted(getattr(r.template, name))}")
-        same = getattr(r.template, "same", ())
-        if same:
-            out.append(f"  {label('same')}" + ", ".join(a if a == b else f"{a}={b}" for a, b in same))
-        for name in ("who", "partner", "n", "op"):
-            if hasattr(r.template, name):
-                value = getattr(r.template, name)
-                out.append(f"  {label(name)}{_quoted(value) if name in ('who', 'partner') else value}")
+        for name, value, quoted in r.template.shown():
+            out.append(f"  {label(name)}{_quoted(value) if quoted else value}")
     if prose(r.reading):
         out.append(f"  {label('reading')}{r.reading}")
     out.append(f"  {t('text')}:")
@@ -462,7 +455,7 @@ def counterexample_text(rule: Rule, trace, steps: int, saved: str | None, shorte
     bad = {f.event for f in findings if f.rule == rule.id}
     plural = msg.steps_text(steps, shortest)
     zh = msg.zh()
-    if rule.path == "query":
+    if rule.asked:
         out = [
             f"所问性质的反例：状态机与规则都允许它（{plural}）"
             if zh
@@ -498,7 +491,7 @@ def counterexample_text(rule: Rule, trace, steps: int, saved: str | None, shorte
             if zh
             else f"  note: the scoring audit also objects: {f.message} [{f.rule}]"
         )
-    for c in rule.citations if rule.path != "query" else ():
+    for c in rule.citations if not rule.asked else ():
         out.append(f"  {t('text')}  {c}")
     if saved:
         out.append(
