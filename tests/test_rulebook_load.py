@@ -161,8 +161,8 @@ def test_every_rule_example_of_the_documentation_loads() -> None:
     for rule in rules:  # each example is taken from the real rulebook, and says what it says there
         assert rule.id in ids, rule.id
         real = next(r for r in rulebook() if r.id == rule.id)
-        assert (rule.template, rule.status, rule.citations, rule.when) == (
-            real.template,
+        assert (rule.meaning, rule.status, rule.citations, rule.when) == (
+            real.meaning,
             real.status,
             real.citations,
             real.when,
