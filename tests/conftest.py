@@ -1,4 +1,10 @@
-"""Shared test setup: the golden-output flag, Hypothesis profiles, and the repository root."""
+"""Shared test setup: the golden-output flag, Hypothesis profiles, the repository root, the markers'
+guard, and the data every test module reads (loaded once per session).
+
+Markers (declared in pyproject): `z3` — the test calls the solver (in this process or in a
+subprocess); `browser` — it runs headless Chromium; `slow` — the full breadth, deselected by default
+(`pytest -m slow`). A test not marked `z3` that calls the solver in this process fails: the marker
+cannot drift from what the test does, so `pytest -m "not z3"` really runs without the solver."""
 
 from __future__ import annotations
 
@@ -39,3 +45,34 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 @pytest.fixture
 def update_golden(request: pytest.FixtureRequest) -> bool:
     return bool(request.config.getoption("--update-golden"))
+
+
+@pytest.fixture(autouse=True)
+def _solver_only_under_the_z3_marker(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    if request.node.get_closest_marker("z3") is not None:
+        return
+    import z3
+
+    def refuse(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError(f"{request.node.nodeid} calls the z3 solver: mark it @pytest.mark.z3")
+
+    monkeypatch.setattr(z3.Solver, "check", refuse)
+
+
+# -- data read by many modules, loaded once per session ------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def canonical():
+    """The canonical ceremony, parsed once (read it, do not change it)."""
+    import tracegen
+
+    return tracegen.canonical()
+
+
+@pytest.fixture(scope="session")
+def canonical_result(canonical):
+    """The check result of the canonical ceremony under the default readings."""
+    from xiangshe.constraints.check import check_trace
+
+    return check_trace(canonical)
