@@ -47,12 +47,15 @@ GOLDEN_CASES = [
 ]
 
 
+def golden_name(args: tuple[str, ...]) -> str:
+    return "explain-" + "-".join(a.lstrip("-") for a in args[1:]).replace("format-", "") + ".out"
+
+
 @pytest.mark.parametrize("args", GOLDEN_CASES, ids=lambda a: "-".join(a[1:]))
 def test_explain_golden(args: tuple[str, ...], update_golden: bool) -> None:
     result = invoke(*args)
     actual = f"$ xiangshe {' '.join(args)}\n{result.output}[exit {result.exit_code}]\n"
-    name = "explain-" + "-".join(a.lstrip("-") for a in args[1:]).replace("format-", "") + ".out"
-    golden = GOLDEN / name
+    golden = GOLDEN / golden_name(args)
     if update_golden:
         golden.write_text(actual, encoding="utf-8")
     assert golden.exists(), f"no golden output {golden.name}: run pytest --update-golden"
