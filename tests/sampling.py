@@ -42,3 +42,9 @@ def sample_or_slow(cases: Sequence[T], in_sample: Callable[[T], bool], ids: Call
         pytest.param(c, id=ids(c), marks=() if in_sample(c) else pytest.mark.slow)  # type: ignore[arg-type]
         for c in cases
     ]
+
+
+def rule_params(rules: Sequence[Rule]) -> list:
+    """`rules` as pytest params (ids: the rule ids), those outside `rules_by_kind` marked `slow`."""
+    sampled = {r.id for r in rules_by_kind(rules)}
+    return sample_or_slow(rules, lambda r: r.id in sampled, lambda r: r.id)

@@ -20,7 +20,7 @@ import pytest
 import tracegen
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sampling import rules_by_kind, sample_or_slow
+from sampling import rule_params
 
 from xiangshe.constraints.check import check_trace
 from xiangshe.constraints.pattern import Context
@@ -33,15 +33,9 @@ RULES = [r for r in rulebook() if r.encoded]
 CANON = tracegen.canonical()
 HEADER = tracegen.cast_header(CANON)
 CANON_LINES = tracegen.canonical_lines(CANON)
-SAMPLED = {r.id for r in rules_by_kind(RULES)}
 VALID_FLOOR = 0.5  # of the drawn traces, at least this share must parse (today nearly all do)
 
 pytestmark = pytest.mark.z3
-
-
-def by_rule(rules: list[Rule]) -> list:
-    """`rules` as params, those outside the default sample marked slow."""
-    return sample_or_slow(rules, lambda r: r.id in SAMPLED, lambda r: r.id)
 
 
 def agree(rule: Rule, lines: list[tracegen.Line], header: str = HEADER) -> bool:
@@ -86,7 +80,7 @@ def test_rulebook_has_encoded_rules() -> None:
     assert len(RULES) >= 1
 
 
-@pytest.mark.parametrize("rule", by_rule(RULES))
+@pytest.mark.parametrize("rule", rule_params(RULES))
 def test_python_and_z3_agree_on_random_traces(rule: Rule) -> None:
     pool = tracegen.pool_for(rule, CANON)
     walks = tracegen.walks_for(rule, CANON)
@@ -132,7 +126,7 @@ def _example_windows(rule: Rule) -> list[tuple[str, list[tracegen.Line]]]:
     return out
 
 
-@pytest.mark.parametrize("rule", by_rule(RULES))
+@pytest.mark.parametrize("rule", rule_params(RULES))
 def test_python_and_z3_agree_on_mutated_violating_examples(rule: Rule) -> None:
     windows = _example_windows(rule)
     assert windows, f"{rule.id}: no window of a violating example (test_rules requires one)"

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from sampling import rule_params
 
 from xiangshe.constraints.check import check_trace
 from xiangshe.constraints.explain import explain, readings_of
@@ -22,6 +23,7 @@ from xiangshe.verify import cli
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "golden"
 VIOLATIONS = ROOT / "traces" / "violations"
+ENCODED = [r for r in rulebook() if r.encoded]
 STAGINGS = [ROOT / "traces" / "canonical.trace", *sorted((ROOT / "traces" / "variants").glob("*.trace"))]
 
 
@@ -85,8 +87,9 @@ def test_explain_json_carries_examples_and_readings() -> None:
     assert "释获" in next(w["text"] for w in passing["window"] if w["line"] == passing["line"])
 
 
-@pytest.mark.parametrize("rule", [r for r in rulebook() if r.encoded][::6], ids=lambda r: r.id)
+@pytest.mark.parametrize("rule", rule_params(ENCODED))
 def test_examples_pass_and_fail_the_rule_they_illustrate(rule) -> None:
+    """A few rules of each template kind by default; every encoded rule under -m slow."""
     x = explain(rule, VIOLATIONS, STAGINGS, ROOT)
     readings = readings_of(rule)
     assert x.failing is not None, "every encoded rule has a violating example"
