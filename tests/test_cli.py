@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -58,8 +59,8 @@ def as_yaml(path: str) -> str:
     return yaml.safe_dump(records, allow_unicode=True)
 
 
-#: name → (arguments, what standard input holds or None); the golden output is tests/golden/NAME.out
-GOLDEN_CASES: dict[str, tuple[tuple[str, ...], str | None]] = {
+#: name → (arguments, what makes standard input or None); the golden output is tests/golden/NAME.out
+GOLDEN_CASES: dict[str, tuple[tuple[str, ...], Callable[[], str] | None]] = {
     "canonical": (("check", "traces/canonical.trace"), None),
     "yan-she": (("check", "traces/variants/yan-she.trace"), None),  # a variant: the 君 shoots
     "r131": (("check", "traces/audit/r131.trace"), None),  # the scoring audit
@@ -79,11 +80,11 @@ GOLDEN_CASES: dict[str, tuple[tuple[str, ...], str | None]] = {
     "bu-guan-bu-shi-json": (("check", "--format", "json", violation("bu-guan-bu-shi")), None),
     "wu-jie-jsonl": (
         ("check", "-", "--stdin-format", "jsonl", "--stdin-filename", "wu-jie.jsonl"),
-        as_jsonl(violation("wu-jie")),
+        lambda: as_jsonl(violation("wu-jie")),
     ),
     "gong-bu-ci-xi-yaml": (
         ("check", "-", "--stdin-format", "yaml", "--stdin-filename", "gong-bu-ci-xi.yaml"),
-        as_yaml(violation("gong-bu-ci-xi")),
+        lambda: as_yaml(violation("gong-bu-ci-xi")),
     ),
     "bu-guan-bu-shi-zh": (("--lang", "zh", "check", violation("bu-guan-bu-shi")), None),
 }
@@ -92,7 +93,7 @@ GOLDEN_CASES: dict[str, tuple[tuple[str, ...], str | None]] = {
 @pytest.mark.parametrize("name", GOLDEN_CASES)
 def test_check_golden(name: str, update_golden: bool) -> None:
     args, stdin = GOLDEN_CASES[name]
-    result = invoke(*args, input=stdin)
+    result = invoke(*args, input=stdin() if stdin else None)
     shown = " ".join(args) + (f" < {args[-1]}" if stdin is not None else "")
     actual = f"$ xiangshe {shown}\n{result.output}[exit {result.exit_code}]\n"
     golden = GOLDEN / f"{name}.out"
