@@ -1,10 +1,11 @@
-"""Shared test setup: the golden-output flag, Hypothesis profiles, the repository root, the markers'
-guard, and the data every test module reads (loaded once per session).
+"""Shared test setup: the golden-output flag, Hypothesis profiles, the repository root, the markers
+(and their guard), and the data many test modules read (loaded once per session).
 
 Markers (declared in pyproject): `z3` — the test calls the solver (in this process or in a
-subprocess); `browser` — it runs headless Chromium; `slow` — the full breadth, deselected by default
-(`pytest -m slow`). A test not marked `z3` that calls the solver in this process fails: the marker
-cannot drift from what the test does, so `pytest -m "not z3"` really runs without the solver."""
+subprocess); `browser` — it runs headless Chromium; `slow` — the full breadth beyond the default
+sample, deselected unless the `-m` expression names it (`pytest -m slow`; `-m "slow or not slow"`
+runs everything; `-m "not z3"` leaves it out). A test not marked `z3` that calls the solver in this
+process fails: the marker cannot drift from what the test does, so `-m "not z3"` runs without it."""
 
 from __future__ import annotations
 
@@ -40,6 +41,15 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--update-golden", action="store_true", help="rewrite tests/golden/*.out from the current output")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if "slow" in (config.getoption("markexpr") or ""):
+        return
+    slow = [item for item in items if item.get_closest_marker("slow") is not None]
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if item.get_closest_marker("slow") is None]
 
 
 @pytest.fixture

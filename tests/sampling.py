@@ -1,7 +1,8 @@
 """Deterministic samples for the default run; the rest of the breadth is marked `slow`.
 
 A parametrized test lists every case; `sample_or_slow` marks the cases outside the default sample
-`slow`, so that `pytest` runs the sample, `pytest -m slow` the rest, and `pytest -m ""` all of it.
+`slow`, so that `pytest` runs the sample, `pytest -m slow` the rest, and `pytest -m "slow or not slow"`
+all of it.
 The sample is chosen by rule, never at random: from each template kind, a few rules evenly spaced
 in id order (every rule of a kind with fewer), and every rule written against a non-default reading.
 """
