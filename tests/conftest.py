@@ -43,7 +43,20 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--update-golden", action="store_true", help="rewrite tests/golden/*.out from the current output")
 
 
+#: commands that search with the solver: a test parametrized with a run of one of them is marked z3
+SOLVER_COMMANDS = {"check-rules", "counterexample", "query"}
+
+
+def _runs_a_solver_command(item: pytest.Item) -> bool:
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    return any(isinstance(v, (tuple, list)) and v[:1] and v[0] in SOLVER_COMMANDS for v in params.values())
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m selects by marker
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if _runs_a_solver_command(item):
+            item.add_marker(pytest.mark.z3)
     if "slow" in (config.getoption("markexpr") or ""):
         return
     slow = [item for item in items if item.get_closest_marker("slow") is not None]
