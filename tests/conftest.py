@@ -1,4 +1,11 @@
-"""Shared test setup: the golden-output flag, Hypothesis profiles, and the repository root."""
+"""Shared test setup: the golden-output flag, Hypothesis profiles, the repository root, the markers
+(and their guard), and the data many test modules read (loaded once per session).
+
+Markers (declared in pyproject): `z3` — the test calls the solver (in this process or in a
+subprocess); `browser` — it runs headless Chromium; `slow` — the full breadth beyond the default
+sample, deselected unless the `-m` expression names it (`pytest -m slow`; `-m "slow or not slow"`
+runs everything; `-m "not z3"` leaves it out). A test not marked `z3` that calls the solver in this
+process fails: the marker cannot drift from what the test does, so `-m "not z3"` runs without it."""
 
 from __future__ import annotations
 
@@ -36,6 +43,59 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--update-golden", action="store_true", help="rewrite tests/golden/*.out from the current output")
 
 
+#: commands that search with the solver: a test parametrized with a run of one of them is marked z3
+SOLVER_COMMANDS = {"check-rules", "counterexample", "query"}
+
+
+def _runs_a_solver_command(item: pytest.Item) -> bool:
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    return any(isinstance(v, (tuple, list)) and v[:1] and v[0] in SOLVER_COMMANDS for v in params.values())
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m selects by marker
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if _runs_a_solver_command(item):
+            item.add_marker(pytest.mark.z3)
+    if "slow" in (config.getoption("markexpr") or ""):
+        return
+    slow = [item for item in items if item.get_closest_marker("slow") is not None]
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if item.get_closest_marker("slow") is None]
+
+
 @pytest.fixture
 def update_golden(request: pytest.FixtureRequest) -> bool:
     return bool(request.config.getoption("--update-golden"))
+
+
+@pytest.fixture(autouse=True)
+def _solver_only_under_the_z3_marker(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    if request.node.get_closest_marker("z3") is not None:
+        return
+    import z3
+
+    def refuse(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError(f"{request.node.nodeid} calls the z3 solver: mark it @pytest.mark.z3")
+
+    monkeypatch.setattr(z3.Solver, "check", refuse)
+
+
+# -- data read by many modules, loaded once per session ------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def canonical():
+    """The canonical ceremony, parsed once (read it, do not change it)."""
+    import tracegen
+
+    return tracegen.canonical()
+
+
+@pytest.fixture(scope="session")
+def canonical_result(canonical):
+    """The check result of the canonical ceremony under the default readings."""
+    from xiangshe.constraints.check import check_trace
+
+    return check_trace(canonical)

@@ -248,8 +248,11 @@ def test_errors_in_several_files_are_all_reported(tmp_path: Path) -> None:
     "args",
     [
         ["generate", "--until", "Φ02"],
-        ["counterexample", "wu-jie", "--depth", "6"],
-        ["query", "precedence", "--first", "* 洗 爵|觯", "--then", "* 实 爵|觯", "--same", "obj", "--depth", "4"],
+        pytest.param(["counterexample", "wu-jie", "--depth", "6"], marks=pytest.mark.z3),
+        pytest.param(
+            ["query", "precedence", "--first", "* 洗 爵|觯", "--then", "* 实 爵|觯", "--same", "obj", "--depth", "4"],
+            marks=pytest.mark.z3,
+        ),
     ],
     ids=["generate", "counterexample", "query"],
 )
@@ -448,6 +451,7 @@ def test_a_bad_option_value_exits_2_and_says_why(args: list[str]) -> None:
     assert fragment in result.output, result.output[-500:]
 
 
+@pytest.mark.z3
 def test_a_count_beyond_the_depth_is_searched_not_overflowed() -> None:
     result = CliRunner().invoke(cli, ["query", "at_most", "--pattern", "主人 揖", "-n", "100000", *THEN])
     assert result.exit_code == 0 and "holds for every trace of at most 2 steps" in result.output, result.output

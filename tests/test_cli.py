@@ -1,25 +1,36 @@
 """The command line: golden outputs (with exit codes) and the JSON contract of DESIGN.md.
 
-`pytest --update-golden` rewrites tests/golden/*.out from the current output.
+Full golden outputs for a dozen representative runs (GOLDEN_CASES: the canonical ceremony, a variant,
+a violating example of each broad kind of rule, an audit finding, JSON, JSON Lines and YAML input,
+Chinese output); for every other violating example, the first line, the exit status and the rule's
+id (a few of each template kind by default, every one under `pytest -m slow`). A file in
+tests/golden that no test reads fails the run. `pytest --update-golden` rewrites the golden files.
 """
 
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+import yaml
 from click.testing import CliRunner
+from sampling import rules_by_kind, sample_or_slow
 
+from xiangshe.constraints.rulebook import rulebook
+from xiangshe.domain.parse import parse_file, to_jsonl
 from xiangshe.verify import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "golden"
-TRACES = [ROOT / "traces" / "canonical.trace", *sorted((ROOT / "traces" / "violations").glob("*.trace"))]
+VIOLATIONS = sorted((ROOT / "traces" / "violations").glob("*.trace"))
+SAMPLED = {r.id for r in rules_by_kind([r for r in rulebook() if r.encoded])}
 
 
-def invoke(*args: str):
-    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+def invoke(*args: str, input: str | None = None):
+    return CliRunner().invoke(cli, list(args), input=input, catch_exceptions=False)
 
 
 @pytest.fixture(autouse=True)
@@ -35,17 +46,84 @@ def readings_for(trace: Path) -> list[str]:
     return [a for p, o in (rule.when if rule else ()) for a in ("--reading", f"{p}={o}")]
 
 
-@pytest.mark.parametrize("trace", TRACES, ids=lambda p: p.stem)
-def test_check_golden(trace: Path, update_golden: bool) -> None:
-    rel = str(trace.relative_to(ROOT))
-    args = ["check", rel, *readings_for(trace)]
-    result = invoke(*args)
-    actual = f"$ xiangshe {' '.join(args)}\n{result.output}[exit {result.exit_code}]\n"
-    golden = GOLDEN / f"{trace.stem}.out"
+def violation(stem: str) -> str:
+    return f"traces/violations/{stem}.trace"
+
+
+def as_jsonl(path: str) -> str:
+    return to_jsonl(parse_file(ROOT / path, path))
+
+
+def as_yaml(path: str) -> str:
+    records = [json.loads(line) for line in as_jsonl(path).splitlines()]
+    return yaml.safe_dump(records, allow_unicode=True)
+
+
+#: name → (arguments, what makes standard input or None); the golden output is tests/golden/NAME.out
+GOLDEN_CASES: dict[str, tuple[tuple[str, ...], Callable[[], str] | None]] = {
+    "canonical": (("check", "traces/canonical.trace"), None),
+    "yan-she": (("check", "traces/variants/yan-she.trace"), None),  # a variant: the 君 shoots
+    "r131": (("check", "traces/audit/r131.trace"), None),  # the scoring audit
+    # a violating example of each broad kind of rule (the first also under its reading, with scoring)
+    "bu-guan-bu-shi": (("check", violation("bu-guan-bu-shi"), "--reading", "guan=zheng"), None),
+    "gong-bu-ci-xi": (("check", violation("gong-bu-ci-xi")), None),  # absence
+    "yi-jue-bai-zhe-bu-tu-zuo": (("check", violation("yi-jue-bai-zhe-bu-tu-zuo")), None),  # response
+    "bin-bu-ci-xi": (("check", violation("bin-bu-ci-xi")), None),  # absence between
+    "xian-gong-you-jian": (
+        ("check", violation("xian-gong-you-jian"), "--reading", "san-zuo=three-xian"),
+        None,
+    ),  # a count
+    "bin-li-ci-xu": (("check", violation("bin-li-ci-xu")), None),  # alternation
+    "zhu-ren-yu-bin-wei-ou": (("check", violation("zhu-ren-yu-bin-wei-ou")), None),  # a pair
+    "wu-jie": (("check", violation("wu-jie")), None),  # the cast, no line
+    "yu-ze-gou-ying-nei": (("check", violation("yu-ze-gou-ying-nei")), None),  # the occasion
+    "bu-guan-bu-shi-json": (("check", "--format", "json", violation("bu-guan-bu-shi")), None),
+    "wu-jie-jsonl": (
+        ("check", "-", "--stdin-format", "jsonl", "--stdin-filename", "wu-jie.jsonl"),
+        lambda: as_jsonl(violation("wu-jie")),
+    ),
+    "gong-bu-ci-xi-yaml": (
+        ("check", "-", "--stdin-format", "yaml", "--stdin-filename", "gong-bu-ci-xi.yaml"),
+        lambda: as_yaml(violation("gong-bu-ci-xi")),
+    ),
+    "bu-guan-bu-shi-zh": (("--lang", "zh", "check", violation("bu-guan-bu-shi")), None),
+}
+
+
+@pytest.mark.parametrize("name", GOLDEN_CASES)
+def test_check_golden(name: str, update_golden: bool) -> None:
+    args, stdin = GOLDEN_CASES[name]
+    result = invoke(*args, input=stdin() if stdin else None)
+    shown = " ".join(args) + (f" < {args[-1]}" if stdin is not None else "")
+    actual = f"$ xiangshe {shown}\n{result.output}[exit {result.exit_code}]\n"
+    golden = GOLDEN / f"{name}.out"
     if update_golden:
         golden.write_text(actual, encoding="utf-8")
     assert golden.exists(), f"no golden output {golden.name}: run pytest --update-golden"
     assert actual == golden.read_text(encoding="utf-8")
+
+
+def test_every_golden_file_is_read_by_a_test() -> None:
+    from test_explain import GOLDEN_CASES as EXPLAIN_CASES
+    from test_explain import golden_name
+
+    used = {f"{n}.out" for n in GOLDEN_CASES} | {golden_name(a) for a in EXPLAIN_CASES}
+    orphans = sorted(p.name for p in GOLDEN.iterdir() if p.name not in used)
+    assert not orphans, f"golden files no test reads (delete them): {orphans}"
+    assert all((GOLDEN / n).exists() for n in used)
+
+
+@pytest.mark.parametrize(
+    "trace", sample_or_slow(VIOLATIONS, lambda p: p.stem.split(".")[0] in SAMPLED, lambda p: p.stem)
+)
+def test_check_of_a_violating_example_names_its_rule_first(trace: Path) -> None:
+    """The first line is the example's finding, located in the file and naming the rule; exit 1."""
+    rel = str(trace.relative_to(ROOT))
+    rule = trace.stem.split(".")[0]
+    result = invoke("check", rel, *readings_for(trace))
+    first = result.output.splitlines()[0]
+    assert result.exit_code == 1, result.output
+    assert re.match(rf"{re.escape(rel)}(:\d+)?: error: .+ \[{re.escape(rule)} ", first), first
 
 
 def test_check_without_file_checks_the_canonical_ceremony() -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from sampling import rule_params
 
 from xiangshe.constraints.check import check_trace
 from xiangshe.constraints.explain import explain, readings_of
@@ -23,6 +24,7 @@ from xiangshe.verify import cli
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "golden"
 VIOLATIONS = bundled.VIOLATIONS
+ENCODED = [r for r in rulebook() if r.encoded]
 STAGINGS = bundled.stagings()
 
 
@@ -48,12 +50,15 @@ GOLDEN_CASES = [
 ]
 
 
+def golden_name(args: tuple[str, ...]) -> str:
+    return "explain-" + "-".join(a.lstrip("-") for a in args[1:]).replace("format-", "") + ".out"
+
+
 @pytest.mark.parametrize("args", GOLDEN_CASES, ids=lambda a: "-".join(a[1:]))
 def test_explain_golden(args: tuple[str, ...], update_golden: bool) -> None:
     result = invoke(*args)
     actual = f"$ xiangshe {' '.join(args)}\n{result.output}[exit {result.exit_code}]\n"
-    name = "explain-" + "-".join(a.lstrip("-") for a in args[1:]).replace("format-", "") + ".out"
-    golden = GOLDEN / name
+    golden = GOLDEN / golden_name(args)
     if update_golden:
         golden.write_text(actual, encoding="utf-8")
     assert golden.exists(), f"no golden output {golden.name}: run pytest --update-golden"
@@ -83,8 +88,9 @@ def test_explain_json_carries_examples_and_readings() -> None:
     assert "释获" in next(w["text"] for w in passing["window"] if w["line"] == passing["line"])
 
 
-@pytest.mark.parametrize("rule", [r for r in rulebook() if r.encoded][::6], ids=lambda r: r.id)
+@pytest.mark.parametrize("rule", rule_params(ENCODED))
 def test_examples_pass_and_fail_the_rule_they_illustrate(rule) -> None:
+    """A few rules of each template kind by default; every encoded rule under -m slow."""
     x = explain(rule, VIOLATIONS, STAGINGS, ROOT)
     readings = readings_of(rule)
     assert x.failing is not None, "every encoded rule has a violating example"

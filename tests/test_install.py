@@ -95,6 +95,7 @@ def run(*args: str, cwd: Path, stdin: str | None = None) -> subprocess.Completed
     )
 
 
+@pytest.mark.z3  # check-rules, counterexample and query among them
 def test_every_command_runs_from_the_installed_script_outside_the_checkout(tmp_path: Path) -> None:
     """Each command of the contract, from an empty folder, with nothing of the checkout on the path."""
     bad = tmp_path / "bad.trace"

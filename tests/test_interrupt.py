@@ -96,6 +96,7 @@ def test_check_is_interrupted(tmp_path: Path) -> None:
     _interrupted(status, out, err)  # not "Aborted!" and exit 1 (violations)
 
 
+@pytest.mark.z3
 def test_a_z3_search_is_interrupted_not_taken_for_an_answer() -> None:
     """z3 catches SIGINT while it searches and answers "unknown": that must not read as "the solver
     gave up" and lead to the bundled example (exit 1). This rule's search runs for a minute."""
@@ -103,6 +104,7 @@ def test_a_z3_search_is_interrupted_not_taken_for_an_answer() -> None:
     _interrupted(status, out, err)
 
 
+@pytest.mark.z3
 @pytest.mark.parametrize("group", [False, True], ids=["process", "process group"])
 def test_check_rules_is_interrupted_and_its_workers_stop(group: bool) -> None:
     """Interrupted as its workers start (a Ctrl-C to the whole group reaches them too: they start

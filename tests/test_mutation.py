@@ -10,9 +10,9 @@ trace fixes every term; each rule's formula is then evaluated in the one model) 
 encoding and one run per rule. A test checks that this gives the verdicts of
 `constraints.smt.holds_on`, which test_differential uses.
 
-Default run: one mutant of each operator at 40 points spread over the ceremony (160 mutants ×
-every encoded rule). `pytest -m slow`: every 7th event. benchmarks/mutation.py --differential
-runs any stride and prints the count.
+Default run: one mutant of each operator at every third of 40 points spread over the ceremony
+(~55 mutants × every encoded rule); the other points under `pytest -m slow`, and every 7th event.
+benchmarks/mutation.py --differential runs any stride and prints the count.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from functools import cache
 import pytest
 import tracegen
 import z3
+from sampling import rules_by_kind
 from test_differential import CANON, RULES, agree
 
 from xiangshe.constraints.pattern import Context
@@ -120,25 +121,33 @@ def points(count: int) -> list[int]:
     return sorted({round(k * (len(LINES) - 2) / (count - 1)) for k in range(count)})
 
 
+pytestmark = pytest.mark.z3
+
 DEFAULT = [m for i in points(40) for m in window_mutants(i)]
+SAMPLE_POINTS = set(points(40)[::3]) | {points(40)[-1]}
+
+
+def at(name: str) -> int:
+    return int(name.split("@")[1].split("→")[0])
 
 
 def test_the_default_sample_has_every_operator_across_the_ceremony() -> None:
-    ops = {name.split("@")[0] for name, _ in DEFAULT}
-    assert ops == {"delete", "duplicate", "swap", "actor"} and len(DEFAULT) >= 150
-    phases = {CANON[int(n.split("@")[1].split("→")[0])].phase for n, _ in DEFAULT}
-    assert {"Φ01", "Φ52"} <= phases and len(phases) >= 20
+    sample = [n for n, _ in DEFAULT if at(n) in SAMPLE_POINTS]
+    assert {n.split("@")[0] for n in sample} == {"delete", "duplicate", "swap", "actor"} and len(sample) >= 50
+    phases = {CANON[at(n)].phase for n in sample}
+    assert {"Φ01", "Φ52"} <= phases and len(phases) >= 10
 
 
 def test_shared_encoding_gives_the_verdicts_of_holds_on() -> None:
     """z3_verdicts (one encoding, push/pop) equals holds_on, rule by rule, on a few mutants."""
     from xiangshe.constraints.smt import holds_on
 
-    for name, lines in DEFAULT[::40]:
+    index = {r.id: k for k, r in enumerate(RULES)}
+    for name, lines in DEFAULT[::80]:
         trace = parse_lines(tracegen.render(HEADER, lines), name)
         z = z3_verdicts(trace)
-        for k in range(0, len(RULES), 9):
-            assert z[k] == holds_on(RULES[k], trace), (name, RULES[k].id)
+        for r in rules_by_kind(RULES):  # a few rules of every template kind
+            assert z[index[r.id]] == holds_on(r, trace), (name, r.id)
     agree(RULES[0], DEFAULT[0][1], HEADER)  # and test_differential's own helper agrees
 
 
@@ -151,7 +160,10 @@ def test_mutants_are_not_all_accepted() -> None:
     assert broken >= 3
 
 
-@pytest.mark.parametrize(("name", "lines"), DEFAULT, ids=[n for n, _ in DEFAULT])
+@pytest.mark.parametrize(
+    ("name", "lines"),
+    [pytest.param(n, w, id=n, marks=() if at(n) in SAMPLE_POINTS else pytest.mark.slow) for n, w in DEFAULT],
+)
 def test_python_and_z3_agree_on_every_rule_for_each_mutant(name: str, lines: list[tracegen.Line]) -> None:
     assert compare(name, lines) == []
 

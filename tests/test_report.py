@@ -335,6 +335,7 @@ def png_pixels(path: Path) -> tuple[int, int, list[bytes]]:
     return width, height, [bytes(r[i : i + 3]) for r in rows[::7] for i in range(0, stride, bpp * 7)]
 
 
+@pytest.mark.browser
 @pytest.mark.parametrize("name", ["canonical", "violating"])
 def test_renders_in_headless_chromium(pages, name: str, tmp_path: Path) -> None:
     page = pages[name][0]
@@ -401,6 +402,7 @@ def cjk_characters(html: str) -> list[str]:
     return sorted({c for c in text if "\u3400" <= c <= "\u9fff"})
 
 
+@pytest.mark.browser
 @pytest.mark.parametrize("name", ["violating"])
 def test_chinese_characters_render_with_a_font_not_as_tofu(pages, name: str, tmp_path: Path) -> None:
     """Without a CJK font, Chromium draws every character of the report as the same empty box and

@@ -163,6 +163,7 @@ def test_coverage_json_validates() -> None:
     assert not validator("coverage").is_valid(doc)
 
 
+@pytest.mark.z3
 @pytest.mark.parametrize(("depth", "found", "examples"), [("12", True, True), ("1", True, True), ("1", False, False)])
 def test_counterexample_json_validates(
     depth: str, found: bool, examples: bool, monkeypatch: pytest.MonkeyPatch
@@ -410,6 +411,7 @@ QUERIES = [
 ]
 
 
+@pytest.mark.z3
 @pytest.mark.parametrize("args", QUERIES, ids=lambda a: a[0])
 def test_query_json_validates(args: tuple[str, ...]) -> None:
     result = invoke("query", *args, "--format", "json")
@@ -436,6 +438,7 @@ def test_query_json_when_the_solver_gives_up_validates(monkeypatch: pytest.Monke
     assert not validator("query").is_valid(doc)
 
 
+@pytest.mark.z3
 def test_check_rules_json_validates_and_the_schema_is_strict() -> None:
     result = invoke("check-rules", "--format", "json", "--redundancy", "3", "--jobs", "1")
     doc = json.loads(result.stdout)

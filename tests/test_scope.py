@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 
 import pytest
-import tracegen
 from click.testing import CliRunner
 
 from xiangshe.constraints.check import check_trace
@@ -45,8 +44,8 @@ def test_the_same_line_as_a_declared_fragment_is_ok_and_says_so(tmp_path: Path) 
     assert "not triggered:" in result.output
 
 
-def test_the_canonical_is_a_whole_ceremony_with_nothing_open() -> None:
-    result = check_trace(tracegen.canonical())
+def test_the_canonical_is_a_whole_ceremony_with_nothing_open(canonical_result) -> None:
+    result = canonical_result
     s = result.scope
     assert result.ok and s is not None and s.whole and not s.missing and not s.open
     assert len(s.phases) == 52 and s.reached and s.throughout

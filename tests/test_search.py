@@ -20,6 +20,7 @@ from xiangshe.fsm.table import Edge, Table
 from xiangshe.verify import cli
 
 RULES = active_rules()
+pytestmark = pytest.mark.z3  # counterexample and query search with the solver
 
 
 def invoke(*args: str):

@@ -12,6 +12,8 @@ from xiangshe.domain.parse import parse_lines
 from xiangshe.domain.vocabulary import vocabulary
 from xiangshe.fsm.replay import replay
 
+pytestmark = pytest.mark.z3  # each template is also checked against its z3 meaning
+
 CAST = """\
 cast 甲 弟子
 cast 乙 弟子

@@ -67,3 +67,19 @@ def test_the_loader_refuses_a_bad_entry(tmp_path: Path, text: str, error: str):
 def test_the_bundled_list_loads():
     assert VACUITY_ALLOWLIST.exists()
     assert set(load_vacuity_allowlist(RULES)) <= set(BY_ID)
+
+
+def test_the_bundled_list_is_exactly_the_rules_the_bundled_stagings_leave_vacuous():
+    """Both ways, as `xiangshe check-rules` reads them: a rule the canonical ceremony and the variants
+    never trigger must be on the list (with its reason), and an entry for a rule they do trigger is
+    stale and fails."""
+    from xiangshe.constraints.readings import defaults
+    from xiangshe.domain.parse import parse_file
+
+    root = VACUITY_ALLOWLIST.parents[1]
+    paths = [root / "traces" / "canonical.trace", *sorted((root / "traces" / "variants").glob("*.trace"))]
+    stagings = [parse_file(p, str(p.relative_to(root))) for p in paths]
+    rules = active_rules(defaults())
+    items = check_vacuity(rules, stagings, load_vacuity_allowlist(rules))
+    bad = [f"{i.subject}: {i.message}" for i in items if not i.ok]
+    assert not bad, "vacuity (add a vacuous rule to constraints/vacuity.toml, remove a stale entry):\n" + "\n".join(bad)

@@ -4,6 +4,7 @@ trigger it, or nearly), events of the canonical ceremony, and mutants of canonic
 from __future__ import annotations
 
 import random
+from functools import cache
 from pathlib import Path
 
 from xiangshe.constraints.pattern import NONE, Pattern
@@ -18,7 +19,9 @@ CANONICAL_PATH = ROOT / "traces" / "canonical.trace"
 Line = tuple[str | None, str]  # (phase, event line)
 
 
+@cache
 def canonical() -> Trace:
+    """The canonical ceremony, parsed once per process (read it, do not change it)."""
     return parse_file(CANONICAL_PATH, "traces/canonical.trace")
 
 
