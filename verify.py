@@ -33,7 +33,6 @@ from xiangshe import CANONICAL, version  # noqa: E402  (pyproject.toml's version
 from xiangshe.domain.files import display as _display  # noqa: E402 (after the bootstrap above)
 from xiangshe.domain.messages import Message  # noqa: E402
 from xiangshe.reports.cli import BadInput, github_input_errors, located  # noqa: E402
-from xiangshe.reports.cli import bad as _bad  # noqa: E402
 from xiangshe.reports.echo import Group, echo  # noqa: E402
 from xiangshe.reports.options import (  # noqa: E402
     STDIN_FORMATS,  # noqa: F401 (tests read it here)
@@ -87,12 +86,11 @@ def _lint(results, rules, cfg, selection, lint: dict, use_baseline: bool = True)
             (lint.get("baseline_file") or cfg.baseline) if use_baseline else None,
             _display,
         )
-    from xiangshe.constraints.baseline import render
+    from xiangshe.constraints.lint import write_baseline
+    from xiangshe.reports.messages import wrote_baseline
 
-    outcome = apply(results, rules, selection)
-    _save(out, render(outcome.results, out.parent), lint["force"])
-    n = sum(len(r.findings) for r in outcome.results)
-    echo(f"wrote {_display(out)}: {n} finding{'s' if n != 1 else ''} in the baseline", err=True)
+    n = located(write_baseline, results, rules, selection, out, lint["force"])
+    echo(wrote_baseline(_display(out), n), err=True)
     sys.exit(0)
 
 
@@ -441,69 +439,21 @@ def query(
     Exit status: 0 it holds up to --depth steps (not a proof); 1 a counterexample;
     3 the solver gave up.
     """
-    import json
-
-    from xiangshe.constraints.rulebook import active_rules, query_rule
-    from xiangshe.constraints.search import Exhausted, Refuted, minimise, refute
-    from xiangshe.domain.errors import InputError
-    from xiangshe.domain.parse import parse_lines
-    from xiangshe.reports import render
+    from xiangshe.constraints.query import ask, fields
+    from xiangshe.constraints.rulebook import active_rules
+    from xiangshe.reports.outputs import query_output
 
     chosen = _readings(reading, readings_file)
-    fields = {
-        "kind": kind,
-        "pattern": pattern,
-        "first": first,
-        "then": then_,
-        "after": after,
-        "forbid": forbid,
-        "a": a_,
-        "b": b_,
-        "n": n,
-        "op": op,
-    }
-    data = {k: v for k, v in fields.items() if v is not None}
-    if same:
-        data["same"] = {k: (v or k) for k, _, v in (x.partition("=") for x in same)}
-    try:
-        prop = query_rule(data)
-    except InputError as err:
-        raise _bad(err) from None
+    data = fields(
+        kind, same, pattern=pattern, first=first, then=then_, after=after, forbid=forbid, a=a_, b=b_, n=n, op=op
+    )
     rules_in_force = active_rules(chosen)
-    outcome = refute(prop, rules_in_force, depth)
-    doc = {
-        "property": {k: v for k, v in data.items()},
-        "depth": depth,
-        "holds": isinstance(outcome, Exhausted),
-        "readings": chosen,
-    }
-    if isinstance(outcome, Refuted):
-        text = minimise(outcome.text, prop, [*rules_in_force, prop], chosen)
-        if output is not None:
-            _save(output, text, force=None)  # query has no --force
-        doc |= {"counterexample": text, "steps": outcome.steps}
-        echo(
-            json.dumps(doc, ensure_ascii=False, indent=2)
-            if fmt == "json"
-            else render.counterexample_text(
-                prop, parse_lines(text, "<counterexample>"), outcome.steps, _display(output) if output else None
-            )
-        )
-        sys.exit(1)
-    if isinstance(outcome, Exhausted):
-        from xiangshe.reports.messages import query_holds
-
-        echo(
-            json.dumps(doc, ensure_ascii=False, indent=2)
-            if fmt == "json"
-            else query_holds(depth, sum(r.encoded for r in rules_in_force))
-        )
-        sys.exit(0)
-    doc |= {"holds": None, "outcome": f"unknown: {outcome.reason}"}
-    from xiangshe.reports.messages import solver_gave_up
-
-    echo(json.dumps(doc, ensure_ascii=False, indent=2) if fmt == "json" else solver_gave_up(None, None, outcome.reason))
-    sys.exit(3)
+    answer = located(ask, data, rules_in_force, chosen, depth)
+    if answer.text is not None and output is not None:
+        _save(output, answer.text, force=None)  # query has no --force
+    saved = _display(output) if output is not None and answer.text is not None else None
+    echo(query_output(answer, fmt, sum(r.encoded for r in rules_in_force), saved))
+    sys.exit(answer.exit_code)
 
 
 @cli.command("check-rules")
@@ -537,21 +487,13 @@ def check_rules(
     \b
     Exit status: 0 every check holds; 1 a check fails.
     """
-    from xiangshe.constraints.rulebook import active_rules
-    from xiangshe.constraints.rulecheck import check_rulebook
-    from xiangshe.domain import bundled
-    from xiangshe.domain.parse import parse_file
-    from xiangshe.fsm.table import tables
+    from xiangshe.constraints.rulecheck import check_bundled
     from xiangshe.reports.outputs import rulecheck_output
 
     chosen = _readings(reading, readings_file)
-    stagings = [parse_file(p, bundled.shown(p)) for p in bundled.stagings()]
     tty = sys.stderr.isatty()
     progress = (lambda msg: echo(f"\r\033[K… {msg}", err=True, nl=False)) if tty else None
-    examples = {rid: [parse_file(p, bundled.shown(p)) for p in paths] for rid, paths in bundled.violations().items()}
-    report = check_rulebook(
-        active_rules(chosen), tables(), stagings, chosen, examples, redundancy, search_all, progress, jobs
-    )
+    report = check_bundled(chosen, redundancy, search_all, progress, jobs)
     if tty:
         echo("\r\033[K", err=True, nl=False)
     echo(rulecheck_output(report, fmt, chosen, search_all))

@@ -141,3 +141,17 @@ def lint(
     from xiangshe.constraints import baseline as bl
 
     return apply(results, selection, in_force(rules), bl.load(baseline, display(baseline)))
+
+
+def write_baseline(
+    results: Sequence[Result], rules: Sequence[Rule], selection: Selection, out: Path, force: bool
+) -> int:
+    """`check --write-baseline OUT`: write the findings of `results` (after the selection and the
+    inline suppressions, before any baseline) to OUT, never over a file unless `force`; the number
+    of findings written. A UsageError if the file cannot be written."""
+    from xiangshe.constraints.baseline import render
+    from xiangshe.domain.files import save
+
+    outcome = lint(results, rules, selection)
+    save(out, render(outcome.results, out.parent), force)
+    return sum(len(r.findings) for r in outcome.results)

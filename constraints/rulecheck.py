@@ -437,3 +437,24 @@ def check_rulebook(
         report.add(*step())
     report.add(*check_redundancy(rules, readings, examples, redundancy, search_all, progress, jobs))
     return report
+
+
+def check_bundled(
+    readings: dict[str, str],
+    redundancy: int = 16,
+    search_all: bool = False,
+    progress: Progress | None = None,
+    jobs: int = 1,
+) -> Report:
+    """`check_rulebook` on the rules in force under `readings`, the machines, and the bundled stagings
+    and violating examples (what `xiangshe check-rules` checks)."""
+    from xiangshe.constraints.rulebook import active_rules
+    from xiangshe.domain import bundled
+    from xiangshe.domain.parse import parse_file
+    from xiangshe.fsm.table import tables
+
+    stagings = [parse_file(p, bundled.shown(p)) for p in bundled.stagings()]
+    examples = {rid: [parse_file(p, bundled.shown(p)) for p in paths] for rid, paths in bundled.violations().items()}
+    return check_rulebook(
+        active_rules(readings), tables(), stagings, readings, examples, redundancy, search_all, progress, jobs
+    )

@@ -527,3 +527,9 @@ def input_errors(text: str) -> str:
     if isinstance(text, Text):
         return text.render("zh")
     return text
+
+
+def wrote_baseline(path: str, findings: int) -> str:
+    if zh():
+        return f"已写出 {path}：基线中 {findings} 处发现"
+    return f"wrote {path}: {findings} finding{'s' if findings != 1 else ''} in the baseline"

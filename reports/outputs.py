@@ -144,3 +144,34 @@ def counterexample_file(cx) -> str:
         f"{cx.steps} steps, {how}; `xiangshe check` reports exactly this rule\n"
     )
     return header + cx.text
+
+
+def query_json(answer) -> dict:
+    """`query --format json` (schemas/query.schema.json)."""
+    doc = {
+        "property": dict(answer.data),
+        "depth": answer.depth,
+        "holds": answer.holds is True,
+        "readings": answer.readings,
+    }
+    if answer.holds is False:
+        doc |= {"counterexample": answer.text, "steps": answer.steps}
+    elif answer.holds is None:
+        doc |= {"holds": None, "outcome": f"unknown: {answer.reason}"}
+    return doc
+
+
+def query_output(answer, fmt: str, encoded: int, trace_file: str | None = None) -> str:
+    """`query`'s report in `fmt` (text or json): the counterexample, "holds up to the depth" (with the
+    number of `encoded` rules it was asked under), or that the solver gave up."""
+    from xiangshe.domain.parse import parse_lines
+    from xiangshe.reports import messages, render
+
+    if fmt == "json":
+        return json.dumps(query_json(answer), ensure_ascii=False, indent=2)
+    if answer.holds is False:
+        trace = parse_lines(answer.text, "<counterexample>")
+        return render.counterexample_text(answer.prop, trace, answer.steps, trace_file)
+    if answer.holds:
+        return messages.query_holds(answer.depth, encoded)
+    return messages.solver_gave_up(None, None, answer.reason)
