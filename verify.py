@@ -12,7 +12,6 @@ Exit status:
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
@@ -35,16 +34,21 @@ from xiangshe.domain.messages import Message  # noqa: E402
 from xiangshe.reports.cli import BadInput, github_input_errors, located  # noqa: E402
 from xiangshe.reports.echo import Group, echo  # noqa: E402
 from xiangshe.reports.options import (  # noqa: E402
+    FORMATS,
     STDIN_FORMATS,  # noqa: F401 (tests read it here)
-    Percent,
+    check_options,
+    check_rules_options,
+    counterexample_options,
+    coverage_options,
+    explain_options,
+    generate_options,
     lint_options,
+    query_options,
     reading_options,
+    report_options,
     staging_options,
     stdin_options,
 )
-
-FORMATS = click.Choice(["text", "json"])
-CHECK_FORMATS = click.Choice(["text", "json", "sarif", "junit", "github"])
 
 
 def _save(output: Path, text: str, force: bool | None = False) -> None:
@@ -131,36 +135,7 @@ def cli(lang: str) -> None:
 
 
 @cli.command()
-@click.argument("files", nargs=-1, type=click.Path(allow_dash=True, path_type=str))
-@click.option(
-    "--format",
-    "fmt",
-    type=CHECK_FORMATS,
-    default=None,
-    help="text (the default), json, sarif (SARIF 2.1.0, for code scanning), junit (JUnit XML, "
-    "for CI) or github (GitHub Actions annotations)",
-)
-@click.option("--scoring", is_flag=True, help="show the scoring audit arrow by arrow")
-@click.option(
-    "--verbose",
-    "-v",
-    is_flag=True,
-    help="text: show every finding, also those that follow from another (by default counted "
-    "under the finding they follow from; JSON always has them all, with caused_by)",
-)
-@click.option(
-    "--color/--no-color",
-    "color",
-    default=None,
-    help="colour the text output (default: on a terminal, unless NO_COLOR is set)",
-)
-@click.option(
-    "--progress/--no-progress",
-    "show_progress",
-    default=None,
-    hidden=True,
-    help="a progress bar on stderr (default: on a terminal, for many files)",
-)
+@check_options
 @stdin_options
 @reading_options
 @lint_options()
@@ -219,14 +194,7 @@ def check(
 
 
 @cli.command()
-@click.argument("file", type=click.Path(allow_dash=True, path_type=str))
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="where to write the page (default: reports/<trace>.html; refused if it exists, unless --force)",
-)
-@click.option("--force", is_flag=True, help="overwrite the output file")
+@report_options
 @stdin_options
 @reading_options
 @lint_options(baseline=False)
@@ -284,14 +252,7 @@ def rules(fmt: str, reading: tuple[str, ...], readings_file: Path | None) -> Non
 
 
 @cli.command()
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="write the staging here (refused if the file exists, unless --force)",
-)
-@click.option("--force", is_flag=True, help="overwrite the output file")
-@click.option("--format", "fmt", type=click.Choice(["trace", "jsonl"]), default="trace", show_default=True)
+@generate_options
 @staging_options
 def generate(
     output: Path | None, force: bool, fmt: str, arrows: tuple[tuple[str, tuple[str, ...]], ...], **options
@@ -320,8 +281,7 @@ def generate(
 
 
 @cli.command()
-@click.argument("rule")
-@click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
+@explain_options
 def explain(rule: str, fmt: str) -> None:
     """Show RULE (ASCII id, Chinese name or catalogue id, in any script or case): quotes in context,
     contested readings, a passing and a failing example; or a machine (machine.<slug>: its states,
@@ -342,16 +302,7 @@ def explain(rule: str, fmt: str) -> None:
 
 
 @cli.command()
-@click.argument("rule")
-@click.option("--depth", type=click.IntRange(1, 40), default=16, show_default=True, help="the longest trace searched")
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="save the counterexample as a trace (refused if the file exists, unless --force)",
-)
-@click.option("--force", is_flag=True, help="overwrite the output file")
-@click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
+@counterexample_options
 @reading_options
 def counterexample(
     rule: str,
@@ -385,30 +336,7 @@ def counterexample(
 
 
 @cli.command()
-@click.argument(
-    "kind",
-    type=click.Choice(
-        ["absence", "precedence", "response", "unique", "at_most", "count_before", "absence_between", "alternate"]
-    ),
-)
-@click.option("--pattern", help="absence, unique, at_most: the events it speaks of")
-@click.option("--first", help="precedence, response, count_before: the earlier events")
-@click.option("--then", "then_", help="precedence, response, count_before, absence_between: the later events")
-@click.option("--after", help="absence_between: the event that opens the window")
-@click.option("--forbid", help="absence_between: what may not happen in the window")
-@click.option("-a", "a_", help="alternate: the events that come first")
-@click.option("-b", "b_", help="alternate: the events that answer them")
-@click.option("--same", multiple=True, metavar="KEY[=KEY]", help="correlate the events on these keys")
-@click.option("-n", type=click.IntRange(min=0), help="at_most, count_before: the number")
-@click.option("--op", type=click.Choice(["==", "<=", ">="]), help="count_before: the comparison")
-@click.option("--depth", type=click.IntRange(1, 40), default=8, show_default=True)
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="save a counterexample as a trace (refused if the file exists)",
-)
-@click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
+@query_options
 @reading_options
 def query(
     kind: str,
@@ -457,27 +385,7 @@ def query(
 
 
 @cli.command("check-rules")
-@click.option(
-    "--format", "fmt", type=click.Choice(["text", "json", "sarif", "junit"]), default="text", show_default=True
-)
-@click.option(
-    "--redundancy",
-    type=click.IntRange(0, 40),
-    default=16,
-    show_default=True,
-    help="search a rule that no violating example breaks alone for a counterexample of up "
-    "to this many steps (0: no search)",
-)
-@click.option(
-    "--search-all", is_flag=True, help="search every rule with z3, even one whose violating example is a witness (slow)"
-)
-@click.option(
-    "--jobs",
-    type=click.IntRange(1, 64),
-    default=os.cpu_count() or 1,
-    show_default="the cores",
-    help="processes for the z3 searches",
-)
+@check_rules_options
 @reading_options
 def check_rules(
     fmt: str, redundancy: int, search_all: bool, jobs: int, reading: tuple[str, ...], readings_file: Path | None
@@ -501,17 +409,7 @@ def check_rules(
 
 
 @cli.command()
-@click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
-@click.option(
-    "--all", "show_all", is_flag=True, help="list every clause with its category, not only those nothing enforces"
-)
-@click.option(
-    "--min",
-    "minimum",
-    type=Percent(),
-    default=None,
-    help="exit 1 if the share of the normative clauses enforced (percent_enforced) is below this percentage",
-)
+@coverage_options
 def coverage(fmt: str, show_all: bool, minimum: float | None) -> None:
     """What checks each clause of the text: a rule or machine (enforced), only the libretto (staged),
     nothing because it is descriptive, or nothing at all (unaccounted)."""

@@ -6,6 +6,7 @@ several commands share (the readings, the linter's, standard input's)."""
 from __future__ import annotations
 
 import math
+import os
 import re
 from pathlib import Path
 
@@ -207,4 +208,210 @@ def staging_options(f):
     ]
     for opt in reversed(options):
         f = opt(f)
+    return f
+
+
+FORMATS = click.Choice(["text", "json"])
+CHECK_FORMATS = click.Choice(["text", "json", "sarif", "junit", "github"])
+
+
+def check_options(f):
+    """The options of `check`."""
+    options = [
+        click.argument("files", nargs=-1, type=click.Path(allow_dash=True, path_type=str)),
+        click.option(
+            "--format",
+            "fmt",
+            type=CHECK_FORMATS,
+            default=None,
+            help="text (the default), json, sarif (SARIF 2.1.0, for code scanning), junit (JUnit XML, "
+            "for CI) or github (GitHub Actions annotations)",
+        ),
+        click.option("--scoring", is_flag=True, help="show the scoring audit arrow by arrow"),
+        click.option(
+            "--verbose",
+            "-v",
+            is_flag=True,
+            help="text: show every finding, also those that follow from another (by default counted "
+            "under the finding they follow from; JSON always has them all, with caused_by)",
+        ),
+        click.option(
+            "--color/--no-color",
+            "color",
+            default=None,
+            help="colour the text output (default: on a terminal, unless NO_COLOR is set)",
+        ),
+        click.option(
+            "--progress/--no-progress",
+            "show_progress",
+            default=None,
+            hidden=True,
+            help="a progress bar on stderr (default: on a terminal, for many files)",
+        ),
+    ]
+    for option in reversed(options):
+        f = option(f)
+    return f
+
+
+def report_options(f):
+    """The options of `report`."""
+    options = [
+        click.argument("file", type=click.Path(allow_dash=True, path_type=str)),
+        click.option(
+            "-o",
+            "--output",
+            type=click.Path(dir_okay=False, path_type=Path),
+            help="where to write the page (default: reports/<trace>.html; refused if it exists, unless --force)",
+        ),
+        click.option("--force", is_flag=True, help="overwrite the output file"),
+    ]
+    for option in reversed(options):
+        f = option(f)
+    return f
+
+
+def generate_options(f):
+    """The options of `generate`."""
+    options = [
+        click.option(
+            "-o",
+            "--output",
+            type=click.Path(dir_okay=False, path_type=Path),
+            help="write the staging here (refused if the file exists, unless --force)",
+        ),
+        click.option("--force", is_flag=True, help="overwrite the output file"),
+        click.option("--format", "fmt", type=click.Choice(["trace", "jsonl"]), default="trace", show_default=True),
+    ]
+    for option in reversed(options):
+        f = option(f)
+    return f
+
+
+def explain_options(f):
+    """The options of `explain`."""
+    options = [
+        click.argument("rule"),
+        click.option("--format", "fmt", type=FORMATS, default="text", show_default=True),
+    ]
+    for option in reversed(options):
+        f = option(f)
+    return f
+
+
+def counterexample_options(f):
+    """The options of `counterexample`."""
+    options = [
+        click.argument("rule"),
+        click.option(
+            "--depth", type=click.IntRange(1, 40), default=16, show_default=True, help="the longest trace searched"
+        ),
+        click.option(
+            "-o",
+            "--output",
+            type=click.Path(dir_okay=False, path_type=Path),
+            help="save the counterexample as a trace (refused if the file exists, unless --force)",
+        ),
+        click.option("--force", is_flag=True, help="overwrite the output file"),
+        click.option("--format", "fmt", type=FORMATS, default="text", show_default=True),
+    ]
+    for option in reversed(options):
+        f = option(f)
+    return f
+
+
+def query_options(f):
+    """The options of `query`."""
+    options = [
+        click.argument(
+            "kind",
+            type=click.Choice(
+                [
+                    "absence",
+                    "precedence",
+                    "response",
+                    "unique",
+                    "at_most",
+                    "count_before",
+                    "absence_between",
+                    "alternate",
+                ]
+            ),
+        ),
+        click.option("--pattern", help="absence, unique, at_most: the events it speaks of"),
+        click.option("--first", help="precedence, response, count_before: the earlier events"),
+        click.option("--then", "then_", help="precedence, response, count_before, absence_between: the later events"),
+        click.option("--after", help="absence_between: the event that opens the window"),
+        click.option("--forbid", help="absence_between: what may not happen in the window"),
+        click.option("-a", "a_", help="alternate: the events that come first"),
+        click.option("-b", "b_", help="alternate: the events that answer them"),
+        click.option("--same", multiple=True, metavar="KEY[=KEY]", help="correlate the events on these keys"),
+        click.option("-n", type=click.IntRange(min=0), help="at_most, count_before: the number"),
+        click.option("--op", type=click.Choice(["==", "<=", ">="]), help="count_before: the comparison"),
+        click.option("--depth", type=click.IntRange(1, 40), default=8, show_default=True),
+        click.option(
+            "-o",
+            "--output",
+            type=click.Path(dir_okay=False, path_type=Path),
+            help="save a counterexample as a trace (refused if the file exists)",
+        ),
+        click.option("--format", "fmt", type=FORMATS, default="text", show_default=True),
+    ]
+    for option in reversed(options):
+        f = option(f)
+    return f
+
+
+def check_rules_options(f):
+    """The options of `check-rules`."""
+    options = [
+        click.option(
+            "--format", "fmt", type=click.Choice(["text", "json", "sarif", "junit"]), default="text", show_default=True
+        ),
+        click.option(
+            "--redundancy",
+            type=click.IntRange(0, 40),
+            default=16,
+            show_default=True,
+            help="search a rule that no violating example breaks alone for a counterexample of up "
+            "to this many steps (0: no search)",
+        ),
+        click.option(
+            "--search-all",
+            is_flag=True,
+            help="search every rule with z3, even one whose violating example is a witness (slow)",
+        ),
+        click.option(
+            "--jobs",
+            type=click.IntRange(1, 64),
+            default=os.cpu_count() or 1,
+            show_default="the cores",
+            help="processes for the z3 searches",
+        ),
+    ]
+    for option in reversed(options):
+        f = option(f)
+    return f
+
+
+def coverage_options(f):
+    """The options of `coverage`."""
+    options = [
+        click.option("--format", "fmt", type=FORMATS, default="text", show_default=True),
+        click.option(
+            "--all",
+            "show_all",
+            is_flag=True,
+            help="list every clause with its category, not only those nothing enforces",
+        ),
+        click.option(
+            "--min",
+            "minimum",
+            type=Percent(),
+            default=None,
+            help="exit 1 if the share of the normative clauses enforced (percent_enforced) is below this percentage",
+        ),
+    ]
+    for option in reversed(options):
+        f = option(f)
     return f
