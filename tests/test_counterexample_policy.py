@@ -69,6 +69,7 @@ def test_the_fallback_names_the_example_as_it_is_asked_to(monkeypatch: pytest.Mo
     assert fallback(RULE, RULES, READINGS) is None
 
 
+@pytest.mark.z3
 def test_with_no_example_either_there_is_none_and_the_exit_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(bundled, "VIOLATIONS", Path("no-such-directory"))
     none = counterexample(RULE, RULES, READINGS, 1)
