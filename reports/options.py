@@ -128,12 +128,7 @@ def lint_options(baseline: bool = True):
             click.option("--force", is_flag=True, help="with --write-baseline: replace the file"),
         ]
 
-    def decorate(f):
-        for opt in reversed(options):
-            f = opt(f)
-        return f
-
-    return decorate
+    return lambda f: _apply(options, f)
 
 
 def stdin_options(f):
@@ -206,8 +201,13 @@ def staging_options(f):
         click.option("--seed", type=int, default=0, show_default=True, help="varies the arrows' results"),
         click.option("--until", type=PhaseId(), default="Φ52", show_default=True, help="the last phase to stage"),
     ]
-    for opt in reversed(options):
-        f = opt(f)
+    return _apply(options, f)
+
+
+def _apply(options: list, f):
+    """`f` with `options` applied as decorators written in this order (the first is shown first)."""
+    for option in reversed(options):
+        f = option(f)
     return f
 
 
@@ -249,9 +249,7 @@ def check_options(f):
             help="a progress bar on stderr (default: on a terminal, for many files)",
         ),
     ]
-    for option in reversed(options):
-        f = option(f)
-    return f
+    return _apply(options, f)
 
 
 def report_options(f):
@@ -266,9 +264,7 @@ def report_options(f):
         ),
         click.option("--force", is_flag=True, help="overwrite the output file"),
     ]
-    for option in reversed(options):
-        f = option(f)
-    return f
+    return _apply(options, f)
 
 
 def generate_options(f):
@@ -283,9 +279,7 @@ def generate_options(f):
         click.option("--force", is_flag=True, help="overwrite the output file"),
         click.option("--format", "fmt", type=click.Choice(["trace", "jsonl"]), default="trace", show_default=True),
     ]
-    for option in reversed(options):
-        f = option(f)
-    return f
+    return _apply(options, f)
 
 
 def explain_options(f):
@@ -294,9 +288,7 @@ def explain_options(f):
         click.argument("rule"),
         click.option("--format", "fmt", type=FORMATS, default="text", show_default=True),
     ]
-    for option in reversed(options):
-        f = option(f)
-    return f
+    return _apply(options, f)
 
 
 def counterexample_options(f):
@@ -315,9 +307,7 @@ def counterexample_options(f):
         click.option("--force", is_flag=True, help="overwrite the output file"),
         click.option("--format", "fmt", type=FORMATS, default="text", show_default=True),
     ]
-    for option in reversed(options):
-        f = option(f)
-    return f
+    return _apply(options, f)
 
 
 def query_options(f):
@@ -357,9 +347,7 @@ def query_options(f):
         ),
         click.option("--format", "fmt", type=FORMATS, default="text", show_default=True),
     ]
-    for option in reversed(options):
-        f = option(f)
-    return f
+    return _apply(options, f)
 
 
 def check_rules_options(f):
@@ -389,9 +377,7 @@ def check_rules_options(f):
             help="processes for the z3 searches",
         ),
     ]
-    for option in reversed(options):
-        f = option(f)
-    return f
+    return _apply(options, f)
 
 
 def coverage_options(f):
@@ -412,6 +398,4 @@ def coverage_options(f):
             help="exit 1 if the share of the normative clauses enforced (percent_enforced) is below this percentage",
         ),
     ]
-    for option in reversed(options):
-        f = option(f)
-    return f
+    return _apply(options, f)
