@@ -50,7 +50,10 @@ def clause_of(cov, text: str):
 
 def a_rule(status: str, quote: str):
     base = next(r for r in rulebook() if r.encoded)
-    return dataclasses.replace(base, id=f"test-{status}", status=status, citations=(TEXT.cite(quote, 9),))
+    meaning = base.meaning if status == "encoded" else None  # only an encoded rule has a template
+    return dataclasses.replace(
+        base, id=f"test-{status}", status=status, meaning=meaning, citations=(TEXT.cite(quote, 9),)
+    )
 
 
 def a_machine(source: str, dest: str, quote: str) -> Table:
