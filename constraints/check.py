@@ -271,7 +271,7 @@ def check_trace(trace: Trace, rules: Sequence[Rule] | None = None, readings: dic
 
         suppressions = read(trace)
     rep = replay(trace)
-    findings = [refusal_finding(trace, r, th) for r, th in zip(rep.refusals, refusal_threads(trace, rep))]
+    findings = [refusal_finding(trace, r, th) for r, th in zip(rep.refusals, refusal_threads(trace, rep), strict=True)]
     ctx = Context(trace, rep)
     rules = rules if rules is not None else active_rules()
     pending: list[Pending] = []

@@ -355,12 +355,21 @@ class Context:
                 got = _no_key
             elif len(gets) == 1:
                 g0 = gets[0]
-                got = lambda e: (g0(e),)
+
+                def got(e: Event) -> tuple[str | None, ...]:
+                    return (g0(e),)
+
             elif len(gets) == 2:
                 g0, g1 = gets
-                got = lambda e: (g0(e), g1(e))
+
+                def got(e: Event) -> tuple[str | None, ...]:
+                    return (g0(e), g1(e))
+
             else:
-                got = lambda e: tuple(g(e) for g in gets)
+
+                def got(e: Event) -> tuple[str | None, ...]:
+                    return tuple(g(e) for g in gets)
+
             self._keyers[keys] = got
         return got
 

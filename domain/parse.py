@@ -15,10 +15,10 @@ Line format, one statement per line, `#` starts a comment:
 JSON Lines: one JSON object per line, either an event `{"actor", "act", "obj"?, key: value …}`
 or a directive `{"cast": name, "role": …}`, `{"pair": name, "上射": …, "下射": …}`,
 `{"phase": "Φ21"}`, `{"fragment": "Φ21–Φ22"}`, `{"occasion": "presiding=州长 zhong=鹿中"}` (or flat:
-`{"occasion": "", "presiding": "州长", "zhong": "鹿中"}`). JSON: an array of those records. All are read into the same Trace, with the
-file and line of every event. Which reader a file takes, and where its bytes come from (a file, a
-directory, standard input), is domain/sources.py's business; here are the readers and the bounded
-reading of bytes they share.
+`{"occasion": "", "presiding": "州长", "zhong": "鹿中"}`). JSON: an array of those records. All are
+read into the same Trace, with the file and line of every event. Which reader a file takes, and
+where its bytes come from (a file, a directory, standard input), is domain/sources.py's business;
+here are the readers and the bounded reading of bytes they share.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ import os
 import re
 import stat
 from collections.abc import Callable, Iterable
+from functools import partial
 from pathlib import Path
 from typing import BinaryIO
 
@@ -342,7 +343,7 @@ class _Reader:
                         line,
                         Message("input.unknown-place", word=value),
                         word=value,
-                        hint=lambda: vocab.suggest("places", value, vocab.places),
+                        hint=partial(vocab.suggest, "places", value, vocab.places),
                     )
                     ok = False
                 resolved.append((key, place or value))
@@ -355,7 +356,7 @@ class _Reader:
                     self.fail(
                         line,
                         Message("input.one-of", key=key, value=value, allowed=", ".join(allowed)),
-                        lambda: vocab.suggest(f"attr:{key}", value, allowed),
+                        partial(vocab.suggest, f"attr:{key}", value, allowed),
                     )
                     ok = False
                 resolved.append((key, found or value))
@@ -364,7 +365,7 @@ class _Reader:
                     line,
                     Message("input.unknown-key", word=f"{key}="),
                     word=f"{key}=",
-                    hint=lambda: did_you_mean(key, vocab.event_keys),
+                    hint=partial(did_you_mean, key, vocab.event_keys),
                 )
                 ok = False
         if not ok or actor is None:
@@ -417,7 +418,7 @@ class _Reader:
                     line,
                     Message("input.fragment-phase", word=bad[0]),
                     word=bad[0],
-                    hint=lambda: did_you_mean(bad[0], self.vocab.phases),
+                    hint=partial(did_you_mean, bad[0], self.vocab.phases),
                 )
                 return
             i, j = order.index(ends[0]), order.index(ends[-1])

@@ -292,7 +292,7 @@ def trace_json(r: Result) -> dict:
         "path": r.path,
         "ok": r.ok,
         "events": r.events,
-        "violations": [finding_json(f, c) for f, c in zip(r.findings, causes(r.findings))],
+        "violations": [finding_json(f, c) for f, c in zip(r.findings, causes(r.findings), strict=True)],
         "causes": cause_count(r),
         "suppressed": [suppressed_json(s) for s in r.suppressed],
         "not_applied": list(r.not_applied),

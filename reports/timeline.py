@@ -230,7 +230,8 @@ def _strips(trace: Trace, rep: Replay, px: int, top: float) -> list[Strip]:
             if stop <= start:
                 continue
             x, w = start * px, (stop - start) * px
-            title = f"{k}: {st}  (events {start + 1}–{stop}{', ' + dict(t.state_gloss).get(st, '') if dict(t.state_gloss).get(st) else ''})"
+            gloss = dict(t.state_gloss).get(st)
+            title = f"{k}: {st}  (events {start + 1}–{stop}{', ' + gloss if gloss else ''})"
             label = st if _fits(st, w, 11) else ""
             xs = tuple(x + 3 + k * LABEL_EVERY for k in range(int((w - 40) // LABEL_EVERY) + 1)) if label else ()
             segs.append(Segment(x, w, st, colours[st], label, title, xs))
