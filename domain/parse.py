@@ -314,8 +314,8 @@ class _Reader:
         """An event's words as the vocabulary and the cast name them, or None (errors reported)."""
         vocab = self.vocab
         actor = self.person(line, actor_token)
-        written, act = act, vocab.resolve("acts", act)
-        if act is None:
+        written, resolved_act = act, vocab.resolve("acts", act)
+        if resolved_act is None:
             self.fail(
                 line,
                 Message("input.unknown-act", word=written),
@@ -377,7 +377,7 @@ class _Reader:
         if obj_token is not None and obj is not None and not obj_token.startswith(obj.kind):
             kind, suffix = vocab.resolve_object(obj_token) or (None, "")
             obj_token = obj.kind + suffix  # the vocabulary's form: 觶2 → 觯2, jue2 → 爵2
-        return actor, act, obj, tuple(resolved), obj_token
+        return actor, resolved_act, obj, tuple(resolved), obj_token
 
     def set_fragment(self, line: int, spec: object) -> None:
         """`fragment Φ03–Φ07` (also Φ03-Φ07, Φ03..Φ07, lists with commas or spaces, or nothing):
@@ -640,7 +640,7 @@ def _record(r: _Reader, n: int, rec: dict[str, str], raw: str) -> None:
     if "fragment" in rec:
         r.set_fragment(n, rec["fragment"])
     elif "occasion" in rec:
-        spec = rec["occasion"]
+        spec: object = rec["occasion"]
         rest = {k: v for k, v in rec.items() if k != "occasion"}
         if spec in (True, None, "") and rest:  # flat: {"occasion": "", "presiding": …}
             spec = rest
@@ -815,7 +815,9 @@ class _JSONDocument:
         return min(bisect.bisect_right(self.starts, pos), max(len(self.r.lines), 1))
 
     def skip(self, pos: int) -> int:
-        return _WHITESPACE.match(self.text, pos).end()
+        space = _WHITESPACE.match(self.text, pos)
+        assert space is not None  # [ \t\n\r]* matches everywhere
+        return space.end()
 
     def at(self, pos: int) -> str:
         return self.text[pos : pos + 1]
@@ -884,7 +886,7 @@ class _JSONDocument:
                     raise self.syntax(i, "Expecting property name enclosed in double quotes")
                 key_at = i
                 try:
-                    key, i = json.decoder.scanstring(self.text, i + 1)
+                    key, i = json.decoder.scanstring(self.text, i + 1)  # type: ignore[attr-defined]  # public, not in typeshed
                 except json.JSONDecodeError as err:
                     raise self.syntax(err.pos, err.msg) from None
                 first = key_at if first is None else first

@@ -143,7 +143,8 @@ def _lane_label(trace: Trace, name: str) -> str:
 
 def _bands(events: Sequence[Event], px: int) -> tuple[list[Band], list[Band]]:
     phases = vocabulary().phases
-    bands, rounds = [], []
+    bands: list[Band] = []
+    rounds: list[Band] = []
     start = 0
     for i in range(1, len(events) + 1):
         if i == len(events) or events[i].phase != events[start].phase:
@@ -277,7 +278,7 @@ def timeline(trace: Trace, rep: Replay, findings: Sequence[Finding], px: int | N
         x = e.index * px + (px - 1 - mark_w) / 2
         y = lane_y[e.actor]
         other = e.get("to") or e.get("for")
-        to_y = lane_y.get(other) + LANE_H / 2 if other in lane_y and other != e.actor else None
+        to_y = lane_y[other] + LANE_H / 2 if other in lane_y and other != e.actor else None
         title = _event_title(e)
         found = bad.get(e.index)
         if found:
