@@ -156,6 +156,8 @@ def rule_findings(trace: Trace, ctx: Context, rule: Rule) -> list[Finding]:
     assert rule.template is not None
     out = []
     for v in rule.template.holds(ctx):
+        index: int | None
+        line: int | None
         if v.at is not None:
             e = trace[v.at]
             index, line, subject = e.index, e.line, e.render()
@@ -249,8 +251,8 @@ def causes(findings: Sequence[Finding]) -> list[int | None]:
 
     def root(i: int) -> int:
         seen = {i}
-        while parent[i] is not None and parent[i] not in seen:
-            i = parent[i]
+        while (up := parent[i]) is not None and up not in seen:
+            i = up
             seen.add(i)
         return i
 

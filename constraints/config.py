@@ -25,6 +25,7 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from xiangshe.constraints.readings import points
 from xiangshe.constraints.select import Selection, Term, terms
@@ -152,7 +153,7 @@ def load(path: Path, shown: str) -> Config:
     return _read(data, path, shown, at, table)
 
 
-def _read(data: dict, path: Path, shown: str, at: _Lines, table: tuple[str, ...]) -> Config:
+def _read(data: dict[str, Any], path: Path, shown: str, at: _Lines, table: tuple[str, ...]) -> Config:
     def bad(key: str, message: str, hint: str | None = None, sub: tuple[str, ...] = ()) -> InputError:
         n = at.line(table + sub, key)
         return InputError(shown, n, message, at.text(n), hint)
@@ -166,7 +167,7 @@ def _read(data: dict, path: Path, shown: str, at: _Lines, table: tuple[str, ...]
     for key in data:
         if key not in KEYS:
             raise bad(key, f"unknown key {key}", did_you_mean(key, KEYS))
-    out: dict = {}
+    out: dict[str, Any] = {}  # the fields of Config, by name
     if "select" in data:
         out["select"] = words("select", data["select"])
     if "ignore" in data:

@@ -51,8 +51,8 @@ class Example:
     note: str  # what the window shows
     finding: Finding | None = None  # the failing example's finding
 
-    def to_json(self) -> dict:
-        doc: dict = {
+    def to_json(self) -> dict[str, object]:
+        doc: dict[str, object] = {
             "path": self.path,
             "line": self.line,
             "window": [{"line": n, "text": t} for n, t in self.window],
@@ -69,7 +69,7 @@ class Concern:
     point: Point
     follows: str | None  # the option the rule encodes (its `when`), None if it holds under all
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         p = self.point
         return {
             "point": p.name,

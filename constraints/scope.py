@@ -136,7 +136,9 @@ def reached(ctx: Context, rules: Sequence[Rule]) -> tuple[tuple[str, ...], tuple
     """The encoded rules that hold throughout (prohibitions, counts, rules of the cast: checked on
     every event), those whose trigger some event matches (what obliges something happened, and
     the rule was checked against it), and those whose trigger never occurs (vacuous here)."""
-    always, yes, no = [], [], []
+    always: list[str] = []
+    yes: list[str] = []
+    no: list[str] = []
     for r in rules:
         if not r.encoded:
             continue

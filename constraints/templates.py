@@ -136,7 +136,7 @@ class Template:
         """The person patterns (a rule of the cast: whom it speaks of first)."""
         return [getattr(self, f) for f in self.person_fields]
 
-    def forbidden(self):  # -> Pattern | PersonPattern
+    def forbidden(self) -> Pattern | PersonPattern:
         """What nothing may match, for a prohibition."""
         raise TypeError(f"a {self.kind} rule is no prohibition")
 

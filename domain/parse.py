@@ -29,7 +29,7 @@ import json
 import os
 import re
 import stat
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from pathlib import Path
 from typing import BinaryIO
@@ -64,7 +64,7 @@ def _ascii_number(s: str, digits: int = 9) -> int | None:
 class TraceErrors(Exception):
     """The errors found in one trace file: at most MAX_ERRORS, and how many more there were."""
 
-    def __init__(self, errors: list[InputError], more: int = 0) -> None:
+    def __init__(self, errors: Sequence[InputError], more: int = 0) -> None:
         super().__init__(errors[0].render())
         self.errors, self.more = errors, more
 
