@@ -18,7 +18,7 @@ from xiangshe.domain.parse import TraceErrors
 from xiangshe.domain.sources import Source
 from xiangshe.domain.text import Citation
 from xiangshe.domain.trace import Trace
-from xiangshe.fsm.replay import Refusal, object_steps, replay
+from xiangshe.fsm.replay import Refusal, Replay, object_steps, replay
 from xiangshe.fsm.table import Table
 
 if TYPE_CHECKING:
@@ -47,7 +47,7 @@ class Finding:
     # correlated instance; "" for a finding that stands on its own
 
     @property
-    def sort_key(self) -> tuple:
+    def sort_key(self) -> tuple[object, ...]:
         return (self.line or 0, self.rule)
 
 
@@ -184,17 +184,17 @@ def rule_findings(trace: Trace, ctx: Context, rule: Rule) -> list[Finding]:
     return out
 
 
-def refusal_threads(trace: Trace, rep) -> list[str]:
+def refusal_threads(trace: Trace, rep: Replay) -> list[str]:
     """For each refusal of `rep`, its thread: a machine instance refused again in the state it was
     first refused in, with nothing having moved it since (a refusal leaves the machine where it
     was), is judged against the same stale state, so its later refusals follow from the first; the
     thread is the instance, its state and the event of the first refusal of the run."""
-    moved: dict = {}  # (label, actor) and label -> the events that moved it
+    moved: dict[object, list[int]] = {}  # (label, actor) and label -> the events that moved it
     for i, changes in enumerate(rep.changes):
         for label, _, _ in changes:
             moved.setdefault((label, trace[i].actor), []).append(i)
             moved.setdefault(label, []).append(i)
-    runs: dict = {}  # instance -> (state, event of the first refusal of its run)
+    runs: dict[object, tuple[str, int]] = {}  # instance -> (state, event of the first refusal of its run)
     out = []
     for r in rep.refusals:
         t = r.table

@@ -28,6 +28,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from xiangshe.constraints.rulebook import Rule
 from xiangshe.domain.bundled import MANIFEST
@@ -143,9 +144,9 @@ def _overlapping(cls: Sequence[Clause], spans: Iterable[tuple[int, int]]) -> Ite
 # -- the libretto --------------------------------------------------------------------------------
 
 
-def option_sets(path: Path = VARIANTS_PATH) -> list[tuple[str, dict]]:
+def option_sets(path: Path = VARIANTS_PATH) -> list[tuple[str, dict[str, Any]]]:
     """The bundled option sets: the canonical ceremony's (`Options()`) and each variant's."""
-    out: list[tuple[str, dict]] = [("canonical", {})]
+    out: list[tuple[str, dict[str, Any]]] = [("canonical", {})]
     for name, spec in tomllib.loads(path.read_text(encoding="utf-8")).items():
         spec = {k: v for k, v in spec.items() if k != "title"}
         if "outcome" in spec:
@@ -156,7 +157,7 @@ def option_sets(path: Path = VARIANTS_PATH) -> list[tuple[str, dict]]:
     return out
 
 
-def performances(sets: Sequence[tuple[str, dict]] | None = None) -> list[tuple[str, list]]:
+def performances(sets: Sequence[tuple[str, dict[str, Any]]] | None = None) -> list[tuple[str, list[Any]]]:
     """The libretto performed for each option set (default: the bundled ones): (name, its clauses)."""
     if sets is None:
         return _bundled()
@@ -166,7 +167,7 @@ def performances(sets: Sequence[tuple[str, dict]] | None = None) -> list[tuple[s
 
 
 @cache
-def _bundled() -> list[tuple[str, list]]:
+def _bundled() -> list[tuple[str, list[Any]]]:
     return performances(option_sets())
 
 
@@ -225,7 +226,7 @@ class Coverage:
         """The normative clauses nothing enforces: staged only, or unaccounted; in the text's order."""
         return [c for c in self.clauses if c.category in ("staged", "unaccounted")]
 
-    def totals(self) -> dict:
+    def totals(self) -> dict[str, Any]:
         n = len(self.clauses)
         count = {k: sum(c.category == k for c in self.clauses) for k in CATEGORIES}
         normative = n - count["descriptive"]
@@ -255,7 +256,7 @@ def _edge_quote(t: Table, e) -> Quote:
 def coverage(
     rules: Sequence[Rule],
     tables: Sequence[Table],
-    performed: Sequence[tuple[str, list]] | None = None,
+    performed: Sequence[tuple[str, list[Any]]] | None = None,
     audit: Sequence[tuple[str, int | None]] | None = None,
     descriptive: Path = DESCRIPTIVE_PATH,
 ) -> Coverage:
@@ -296,7 +297,7 @@ def coverage(
     return Coverage(cls, [name for name, _ in performed])
 
 
-def detail(c: Clause) -> dict:
+def detail(c: Clause) -> dict[str, Any]:
     """A clause in the JSON of `coverage` (clauses_detail, worklist)."""
     return {
         "index": c.index,
@@ -313,7 +314,7 @@ def detail(c: Clause) -> dict:
     }
 
 
-def document(cov: Coverage) -> dict:
+def document(cov: Coverage) -> dict[str, Any]:
     """The JSON of `coverage --format json` (schemas/coverage.schema.json)."""
     return cov.totals() | {
         "option_set_names": cov.option_sets,

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from xiangshe.constraints.readings import defaults
 from xiangshe.domain.messages import Join, Message
 from xiangshe.domain.text import TEXT, Citation
-from xiangshe.domain.trace import Trace
+from xiangshe.domain.trace import Person, Trace
 
 #: the results that score under each encoded reading of 贯 (readings.toml [guan])
 SCORING = {"zheng": {"中正"}, "hou": {"中正", "中侯"}}
@@ -151,16 +151,16 @@ class Check:
 class RoundScore:
     round: int
     arrows: list[Arrow] = field(default_factory=list)
-    tallies: Counter = field(default_factory=Counter)  # side (右/左) -> tallies released
-    expected: Counter = field(default_factory=Counter)  # side -> tallies that should be
+    tallies: Counter[str] = field(default_factory=Counter)  # side (右/左) -> tallies released
+    expected: Counter[str] = field(default_factory=Counter)  # side -> tallies that should be
     announced: tuple[str, int] | None = None  # (words, line)
     #: the count announced with it: 纯 and 奇 (None where the announcement does not say it)
     said_chun: int | None = None
     said_qi: int | None = None
     #: side → the line of its 数获 (the count of that side), if staged
-    counted_at: dict = field(default_factory=dict)
+    counted_at: dict[str, int] = field(default_factory=dict)
     #: side → what was laid out: (act 缩/横/奇, 纯, 奇, line) per event
-    layout: dict = field(default_factory=dict)
+    layout: dict[str, list[tuple[str, int | None, int, int]]] = field(default_factory=dict)
     checks: list[Check] = field(default_factory=list)
 
     @property
@@ -228,7 +228,7 @@ def audit(trace: Trace, readings: dict[str, str] | None = None) -> list[RoundSco
     scoring = SCORING[chosen["guan"]]
     persons = trace.cast.persons
     rounds: dict[int, RoundScore] = {}
-    tallies: Counter = Counter()  # (round, shooter, arrow) -> tallies released
+    tallies: Counter[tuple[int, str | None, str | None]] = Counter()  # (round, shooter, arrow) -> tallies released
     side: str | None = None  # the side being counted (the latest 数获)
     for e in trace:
         if e.act == "释获" and e.round:
@@ -259,7 +259,7 @@ def audit(trace: Trace, readings: dict[str, str] | None = None) -> list[RoundSco
             if e.act == "奇" and qi is None:
                 qi = 1  # 一算为奇
             rs.layout.setdefault(where, []).append((e.act, chun, qi or 0, e.line))
-    shots_by: Counter = Counter()
+    shots_by: Counter[tuple[int, str]] = Counter()
     for e in trace:
         if e.act != "射" or not e.round:
             continue
@@ -305,8 +305,8 @@ def audit(trace: Trace, readings: dict[str, str] | None = None) -> list[RoundSco
     return [rounds[r] for r in sorted(rounds)]
 
 
-def _round_checks(rs: RoundScore, chosen: dict[str, str], persons) -> None:
-    per_pair: Counter = Counter()
+def _round_checks(rs: RoundScore, chosen: dict[str, str], persons: dict[str, Person]) -> None:
+    per_pair: Counter[str | None] = Counter()
     for a in rs.arrows:
         per_pair[persons[a.shooter].pair] += a.tallied
     for pair, n in per_pair.items():
