@@ -130,7 +130,7 @@ def _template(
     if cls is None:
         at = keys.get("kind", block)
         raise RulebookError(where, at, f"unknown rule kind {kind!r}", hint=did_you_mean(kind, KINDS))
-    args = {}
+    args: dict[str, object] = {}
     for name, spec in cls.__dataclass_fields__.items():
         if name in ("kind", "fields"):
             continue
