@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -199,7 +200,7 @@ def _read(data: dict[str, Any], path: Path, shown: str, at: _Lines, table: tuple
     return Config(path, shown, **out)
 
 
-def _readings(value: object, bad) -> dict[str, str]:
+def _readings(value: object, bad: Callable[..., InputError]) -> dict[str, str]:
     if not isinstance(value, dict):
         raise bad("readings", "readings is a table of point = \"option\"", 'e.g. readings = { guan = "zheng" }')
     out = {}
@@ -225,7 +226,9 @@ def _readings(value: object, bad) -> dict[str, str]:
     return out
 
 
-def settings(cwd: Path, config_file: Path | None = None, isolated: bool = False, display=str) -> Config:
+def settings(
+    cwd: Path, config_file: Path | None = None, isolated: bool = False, display: Callable[[Path], str] = str
+) -> Config:
     """The configuration in force: none with `isolated`, `config_file` if given, else the nearest
     file from `cwd` up (constraints/config.find), else the defaults. `display` shows a path."""
     if isolated and config_file is not None:

@@ -34,7 +34,7 @@ from xiangshe.constraints.rulebook import Rule
 from xiangshe.domain.bundled import MANIFEST
 from xiangshe.domain.errors import RulebookError
 from xiangshe.domain.text import TEXT, Citation, SourceText
-from xiangshe.fsm.table import Table
+from xiangshe.fsm.table import Edge, Table
 
 DESCRIPTIVE_PATH = Path(__file__).with_name("descriptive.toml")
 VARIANTS_PATH = MANIFEST
@@ -248,7 +248,7 @@ class Coverage:
         }
 
 
-def _edge_quote(t: Table, e) -> Quote:
+def _edge_quote(t: Table, e: Edge) -> Quote:
     loop = e.source == e.dest
     return Quote(f"machine {t.name} {e.act}: {e.source}→{e.dest}", not loop, "self-loop" if loop else None)
 
@@ -263,7 +263,9 @@ def coverage(
     """Measure the text's clauses against the rules, the machines, the scoring audit (default:
     scoring.CITED) and the libretto's performances (default: every bundled option set)."""
     if audit is None:
-        from xiangshe.constraints.scoring import CITED as audit
+        from xiangshe.constraints.scoring import CITED
+
+        audit = CITED
     cls = clauses()
     for r in rules:
         q = Quote(f"rule {r.id}", r.status == "encoded", None if r.status == "encoded" else r.status)

@@ -123,6 +123,7 @@ def ends(trace: Trace, rep: Replay) -> list[Open]:
         if m is None or not m.table.final:
             continue
         before = rep.obj_state[e.index]
+        assert before is not None  # replay records the state of every object that has a machine
         last[(m.table.name, e.obj.key)] = (m.by_act.get(e.act, {}).get(before, before) or before, e.line, m.table)
     out = []
     for (name, key), (state, line, table) in last.items():

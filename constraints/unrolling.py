@@ -8,7 +8,7 @@ conjunctions and disjunctions over range(k).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -202,7 +202,7 @@ class Unrolling:
         """The indices of `values` in `index`, with `none` as 0."""
         return {index[v] for v in values if v != NONE} | ({0} if NONE in values else set())
 
-    def persons_where(self, pred) -> list[int]:
+    def persons_where(self, pred: Callable[[int], bool]) -> list[int]:
         return [p for p in self.persons if pred(p)]
 
     # -- the cast --------------------------------------------------------------------------------
