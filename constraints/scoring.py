@@ -234,11 +234,11 @@ def audit(trace: Trace, readings: dict[str, str] | None = None) -> list[RoundSco
         if e.act == "释获" and e.round:
             tallies[(e.round, e.get("for"), e.get("arrow"))] += 1
             rs = rounds.setdefault(e.round, RoundScore(e.round))
-            if e.get("side"):
-                rs.tallies[e.get("side")] += 1
-        if e.act == "告" and e.get("words") in WORDS.values() and e.round:
+            if tallied := e.get("side"):
+                rs.tallies[tallied] += 1
+        if e.act == "告" and (words := e.get("words")) is not None and words in WORDS.values() and e.round:
             rs = rounds.setdefault(e.round, RoundScore(e.round))
-            rs.announced = (e.get("words"), e.line)
+            rs.announced = (words, e.line)
             rs.said_chun, rs.said_qi = _count(e.get("chun")), _count(e.get("qi"))
             side = None
         elif e.act == "告" and e.get("words") == "奇" and e.round in rounds and rounds[e.round].announced:
@@ -362,6 +362,7 @@ def _said(chun: int, qi: int) -> str:
 
 def _announcement_checks(rs: RoundScore, chosen: dict[str, str]) -> None:
     """R132: the side announced; N10: the count announced, under the reading of 贤获."""
+    assert rs.announced is not None  # the caller checks only a round that was announced
     words, line = rs.announced
     want = WORDS[rs.winner]
     due = "" if rs.winner == "钧" else Message("audit.due", count=_said(*rs.counted(chosen["xian-huo"])))
