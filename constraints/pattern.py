@@ -282,10 +282,12 @@ class Context:
             if field == "role":  # the actors' groups, merged by role
                 merged: dict[str, list[list[int]]] = {}
                 for actor, group in self._by("actor").items():
+                    assert actor is not None  # every event has an actor
                     merged.setdefault(self.persons[actor].role, []).append(group)
                 index = {r: g[0] if len(g) == 1 else sorted(i for one in g for i in one) for r, g in merged.items()}
                 self._index[field] = index
                 return index
+            keys: list[str | None]
             if field == "act":
                 keys = [e.act for e in events]
             elif field == "phase":

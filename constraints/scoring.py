@@ -456,18 +456,17 @@ def _layout_check(rs: RoundScore, side: str) -> Check:
             _cite("有余纯，则横于下"),
             "R131",
         )
+    counted = [c for c in crosswise if c is not None]  # every one of them, past the check above
     if any(b != 10 for b in bundles if b is not None) or None in bundles or extra_qi:
         return Check(
             False,
-            Message(
-                "layout.bundle", head=head, got=_layout([b or 0 for b in bundles], sum(crosswise), odds), want=want
-            ),
+            Message("layout.bundle", head=head, got=_layout([b or 0 for b in bundles], sum(counted), odds), want=want),
             line,
             _cite("一纯以委，十则异之，其余如右获" if left else "十纯则缩而委之，每委异之"),
             "R131",
         )
-    heng = sum(crosswise)
-    got = _layout(bundles, heng, odds)
+    heng = sum(counted)
+    got = _layout([b for b in bundles if b is not None], heng, odds)  # every one, past the check above
     if heng >= 10:
         return Check(
             False,

@@ -40,8 +40,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from dataclasses import Field, dataclass
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from xiangshe.constraints.pattern import Context, Pattern
 from xiangshe.domain.messages import Message
@@ -99,6 +100,7 @@ class Template:
     - `limit()` / `order()`: its shape as a bound on a count or as an ordering of two patterns, where
       it has one (the Declare translation of benchmarks/declare_subset.py)."""
 
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]  # every template in KINDS is a dataclass
     kind: ClassVar[str]
     fields: ClassVar[tuple[str, ...]]
     person_fields: ClassVar[tuple[str, ...]] = ()
@@ -527,7 +529,7 @@ class AbsenceBetween(Template):
                     window[k].append(e.index)
             if is_after:
                 window[ok(e)] = []
-        out.sort(key=lambda v: v.at)
+        out.sort(key=attrgetter("at"))  # every violation here is at an event
         return out
 
     def clauses(self, sym: Symbolic) -> list[z3.BoolRef]:
