@@ -25,6 +25,7 @@ if __name__ == "__main__" and not __package__:  # `python verify.py …` in a ch
         Path(__file__).with_name("__init__.py"),
         submodule_search_locations=[str(Path(__file__).resolve().parent)],
     )
+    assert _spec is not None and _spec.loader is not None  # a file location always has a spec and a loader
     sys.modules["xiangshe"] = importlib.util.module_from_spec(_spec)
     _spec.loader.exec_module(sys.modules["xiangshe"])
 
@@ -297,8 +298,9 @@ def explain(rule: str, fmt: str) -> None:
     if isinstance(subject, list):
         from xiangshe.domain import bundled
 
-        subject = [gather(r, bundled.VIOLATIONS, bundled.stagings(), bundled.ROOT) for r in subject]
-    echo(explain_output(subject, fmt))
+        echo(explain_output([gather(r, bundled.VIOLATIONS, bundled.stagings(), bundled.ROOT) for r in subject], fmt))
+    else:
+        echo(explain_output(subject, fmt))
 
 
 @cli.command()

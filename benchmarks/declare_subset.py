@@ -72,7 +72,7 @@ class Universe:
     def add(self, trace: Trace) -> list[str]:
         out = labels(trace)
         ctx = None
-        for lab, e in zip(out, trace.events):
+        for lab, e in zip(out, trace.events, strict=True):
             if lab not in self.samples:
                 ctx = ctx or Context(trace, None)  # no condition read here needs the replay
                 self.samples[lab] = (ctx, e)

@@ -86,7 +86,7 @@ def count_events(text: str) -> int:
     return sum(1 for line in text.splitlines() if line.startswith('{"actor"'))
 
 
-def build(min_events: int, seed: int = 6, log=lambda msg: None) -> Path:
+def build(min_events: int, seed: int = 6, log=lambda _msg: None) -> Path:
     """The batch directory for at least `min_events` events (built once, then reused)."""
     folder = CACHE / f"batch-v{VERSION}-{min_events}-{seed}"
     manifest = folder / "manifest.json"

@@ -178,11 +178,11 @@ def bench_throughput(folder: Path, runs_cli: bool = True) -> dict:
     full_ok, full_s = timed(ours_full, traces, rules)
     log(f"ours, full check in-process: {full_s:.2f} s ({events / full_s:,.0f} events/s)")
 
-    agree_pm4py = sum(a == b for a, b in zip(got_ours, got_pm4py))
-    agree_naive = sum(a == b for a, b in zip(got_ours, got_naive))
+    agree_pm4py = sum(a == b for a, b in zip(got_ours, got_pm4py, strict=True))
+    agree_naive = sum(a == b for a, b in zip(got_ours, got_naive, strict=True))
     mismatches = [
         {"trace": files[i].name, "ours": sorted(a), "pm4py": sorted(b), "naive": sorted(c)}
-        for i, (a, b, c) in enumerate(zip(got_ours, got_pm4py, got_naive))
+        for i, (a, b, c) in enumerate(zip(got_ours, got_pm4py, got_naive, strict=True))
         if not a == b == c
     ]
     log(

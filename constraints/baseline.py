@@ -61,7 +61,7 @@ def render(results: Sequence[Result], base: Path) -> str:
 class Baseline:
     path: Path
     shown: str  # the path as messages name it
-    entries: Counter  # Key → how many
+    entries: Counter[Key]  # Key → how many
 
     @property
     def base(self) -> Path:
@@ -88,7 +88,7 @@ def load(path: Path, shown: str) -> Baseline:
         raise bad(None, f"cannot read: {err.strerror}") from None
     except UnicodeDecodeError:
         raise bad(None, "not UTF-8 text") from None
-    entries: Counter = Counter()
+    entries: Counter[Key] = Counter()
     for n, raw in enumerate(text.splitlines(), 1):
         if not raw.strip():
             continue
@@ -112,7 +112,7 @@ class Match:
 
 
 def split(
-    findings: Iterable[Finding], path: str, baseline: Baseline, left: Counter
+    findings: Iterable[Finding], path: str, baseline: Baseline, left: Counter[Key]
 ) -> tuple[list[Finding], list[Finding]]:
     """`findings` as (new, baselined), consuming the entries of `left` one for one."""
     new, known = [], []
@@ -126,7 +126,7 @@ def split(
     return new, known
 
 
-def absent(left: Counter, paths: Iterable[str], baseline: Baseline) -> int:
+def absent(left: Counter[Key], paths: Iterable[str], baseline: Baseline) -> int:
     """How many entries for the traces at `paths` matched no finding."""
     keys = {path_key(p, baseline.base) for p in paths}
     return sum(n for (p, _, _), n in left.items() if p in keys and n > 0)

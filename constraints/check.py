@@ -18,7 +18,7 @@ from xiangshe.domain.parse import TraceErrors
 from xiangshe.domain.sources import Source
 from xiangshe.domain.text import Citation
 from xiangshe.domain.trace import Trace
-from xiangshe.fsm.replay import Refusal, object_steps, replay
+from xiangshe.fsm.replay import Refusal, Replay, object_steps, replay
 from xiangshe.fsm.table import Table
 
 if TYPE_CHECKING:
@@ -47,7 +47,7 @@ class Finding:
     # correlated instance; "" for a finding that stands on its own
 
     @property
-    def sort_key(self) -> tuple:
+    def sort_key(self) -> tuple[object, ...]:
         return (self.line or 0, self.rule)
 
 
@@ -156,6 +156,8 @@ def rule_findings(trace: Trace, ctx: Context, rule: Rule) -> list[Finding]:
     assert rule.template is not None
     out = []
     for v in rule.template.holds(ctx):
+        index: int | None
+        line: int | None
         if v.at is not None:
             e = trace[v.at]
             index, line, subject = e.index, e.line, e.render()
@@ -182,17 +184,17 @@ def rule_findings(trace: Trace, ctx: Context, rule: Rule) -> list[Finding]:
     return out
 
 
-def refusal_threads(trace: Trace, rep) -> list[str]:
+def refusal_threads(trace: Trace, rep: Replay) -> list[str]:
     """For each refusal of `rep`, its thread: a machine instance refused again in the state it was
     first refused in, with nothing having moved it since (a refusal leaves the machine where it
     was), is judged against the same stale state, so its later refusals follow from the first; the
     thread is the instance, its state and the event of the first refusal of the run."""
-    moved: dict = {}  # (label, actor) and label -> the events that moved it
+    moved: dict[object, list[int]] = {}  # (label, actor) and label -> the events that moved it
     for i, changes in enumerate(rep.changes):
         for label, _, _ in changes:
             moved.setdefault((label, trace[i].actor), []).append(i)
             moved.setdefault(label, []).append(i)
-    runs: dict = {}  # instance -> (state, event of the first refusal of its run)
+    runs: dict[object, tuple[str, int]] = {}  # instance -> (state, event of the first refusal of its run)
     out = []
     for r in rep.refusals:
         t = r.table
@@ -249,8 +251,8 @@ def causes(findings: Sequence[Finding]) -> list[int | None]:
 
     def root(i: int) -> int:
         seen = {i}
-        while parent[i] is not None and parent[i] not in seen:
-            i = parent[i]
+        while (up := parent[i]) is not None and up not in seen:
+            i = up
             seen.add(i)
         return i
 
@@ -271,7 +273,7 @@ def check_trace(trace: Trace, rules: Sequence[Rule] | None = None, readings: dic
 
         suppressions = read(trace)
     rep = replay(trace)
-    findings = [refusal_finding(trace, r, th) for r, th in zip(rep.refusals, refusal_threads(trace, rep))]
+    findings = [refusal_finding(trace, r, th) for r, th in zip(rep.refusals, refusal_threads(trace, rep), strict=True)]
     ctx = Context(trace, rep)
     rules = rules if rules is not None else active_rules()
     pending: list[Pending] = []

@@ -23,8 +23,10 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from xiangshe.constraints.readings import points
 from xiangshe.constraints.select import Selection, Term, terms
@@ -152,7 +154,7 @@ def load(path: Path, shown: str) -> Config:
     return _read(data, path, shown, at, table)
 
 
-def _read(data: dict, path: Path, shown: str, at: _Lines, table: tuple[str, ...]) -> Config:
+def _read(data: dict[str, Any], path: Path, shown: str, at: _Lines, table: tuple[str, ...]) -> Config:
     def bad(key: str, message: str, hint: str | None = None, sub: tuple[str, ...] = ()) -> InputError:
         n = at.line(table + sub, key)
         return InputError(shown, n, message, at.text(n), hint)
@@ -166,7 +168,7 @@ def _read(data: dict, path: Path, shown: str, at: _Lines, table: tuple[str, ...]
     for key in data:
         if key not in KEYS:
             raise bad(key, f"unknown key {key}", did_you_mean(key, KEYS))
-    out: dict = {}
+    out: dict[str, Any] = {}  # the fields of Config, by name
     if "select" in data:
         out["select"] = words("select", data["select"])
     if "ignore" in data:
@@ -198,7 +200,7 @@ def _read(data: dict, path: Path, shown: str, at: _Lines, table: tuple[str, ...]
     return Config(path, shown, **out)
 
 
-def _readings(value: object, bad) -> dict[str, str]:
+def _readings(value: object, bad: Callable[..., InputError]) -> dict[str, str]:
     if not isinstance(value, dict):
         raise bad("readings", "readings is a table of point = \"option\"", 'e.g. readings = { guan = "zheng" }')
     out = {}
@@ -224,7 +226,9 @@ def _readings(value: object, bad) -> dict[str, str]:
     return out
 
 
-def settings(cwd: Path, config_file: Path | None = None, isolated: bool = False, display=str) -> Config:
+def settings(
+    cwd: Path, config_file: Path | None = None, isolated: bool = False, display: Callable[[Path], str] = str
+) -> Config:
     """The configuration in force: none with `isolated`, `config_file` if given, else the nearest
     file from `cwd` up (constraints/config.find), else the defaults. `display` shows a path."""
     if isolated and config_file is not None:

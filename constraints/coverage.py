@@ -28,12 +28,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from xiangshe.constraints.rulebook import Rule
 from xiangshe.domain.bundled import MANIFEST
 from xiangshe.domain.errors import RulebookError
 from xiangshe.domain.text import TEXT, Citation, SourceText
-from xiangshe.fsm.table import Table
+from xiangshe.fsm.table import Edge, Table
 
 DESCRIPTIVE_PATH = Path(__file__).with_name("descriptive.toml")
 VARIANTS_PATH = MANIFEST
@@ -143,9 +144,9 @@ def _overlapping(cls: Sequence[Clause], spans: Iterable[tuple[int, int]]) -> Ite
 # -- the libretto --------------------------------------------------------------------------------
 
 
-def option_sets(path: Path = VARIANTS_PATH) -> list[tuple[str, dict]]:
+def option_sets(path: Path = VARIANTS_PATH) -> list[tuple[str, dict[str, Any]]]:
     """The bundled option sets: the canonical ceremony's (`Options()`) and each variant's."""
-    out: list[tuple[str, dict]] = [("canonical", {})]
+    out: list[tuple[str, dict[str, Any]]] = [("canonical", {})]
     for name, spec in tomllib.loads(path.read_text(encoding="utf-8")).items():
         spec = {k: v for k, v in spec.items() if k != "title"}
         if "outcome" in spec:
@@ -156,7 +157,7 @@ def option_sets(path: Path = VARIANTS_PATH) -> list[tuple[str, dict]]:
     return out
 
 
-def performances(sets: Sequence[tuple[str, dict]] | None = None) -> list[tuple[str, list]]:
+def performances(sets: Sequence[tuple[str, dict[str, Any]]] | None = None) -> list[tuple[str, list[Any]]]:
     """The libretto performed for each option set (default: the bundled ones): (name, its clauses)."""
     if sets is None:
         return _bundled()
@@ -166,7 +167,7 @@ def performances(sets: Sequence[tuple[str, dict]] | None = None) -> list[tuple[s
 
 
 @cache
-def _bundled() -> list[tuple[str, list]]:
+def _bundled() -> list[tuple[str, list[Any]]]:
     return performances(option_sets())
 
 
@@ -225,7 +226,7 @@ class Coverage:
         """The normative clauses nothing enforces: staged only, or unaccounted; in the text's order."""
         return [c for c in self.clauses if c.category in ("staged", "unaccounted")]
 
-    def totals(self) -> dict:
+    def totals(self) -> dict[str, Any]:
         n = len(self.clauses)
         count = {k: sum(c.category == k for c in self.clauses) for k in CATEGORIES}
         normative = n - count["descriptive"]
@@ -247,7 +248,7 @@ class Coverage:
         }
 
 
-def _edge_quote(t: Table, e) -> Quote:
+def _edge_quote(t: Table, e: Edge) -> Quote:
     loop = e.source == e.dest
     return Quote(f"machine {t.name} {e.act}: {e.source}→{e.dest}", not loop, "self-loop" if loop else None)
 
@@ -255,14 +256,16 @@ def _edge_quote(t: Table, e) -> Quote:
 def coverage(
     rules: Sequence[Rule],
     tables: Sequence[Table],
-    performed: Sequence[tuple[str, list]] | None = None,
+    performed: Sequence[tuple[str, list[Any]]] | None = None,
     audit: Sequence[tuple[str, int | None]] | None = None,
     descriptive: Path = DESCRIPTIVE_PATH,
 ) -> Coverage:
     """Measure the text's clauses against the rules, the machines, the scoring audit (default:
     scoring.CITED) and the libretto's performances (default: every bundled option set)."""
     if audit is None:
-        from xiangshe.constraints.scoring import CITED as audit
+        from xiangshe.constraints.scoring import CITED
+
+        audit = CITED
     cls = clauses()
     for r in rules:
         q = Quote(f"rule {r.id}", r.status == "encoded", None if r.status == "encoded" else r.status)
@@ -296,7 +299,7 @@ def coverage(
     return Coverage(cls, [name for name, _ in performed])
 
 
-def detail(c: Clause) -> dict:
+def detail(c: Clause) -> dict[str, Any]:
     """A clause in the JSON of `coverage` (clauses_detail, worklist)."""
     return {
         "index": c.index,
@@ -313,7 +316,7 @@ def detail(c: Clause) -> dict:
     }
 
 
-def document(cov: Coverage) -> dict:
+def document(cov: Coverage) -> dict[str, Any]:
     """The JSON of `coverage --format json` (schemas/coverage.schema.json)."""
     return cov.totals() | {
         "option_set_names": cov.option_sets,

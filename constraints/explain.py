@@ -8,8 +8,9 @@ words it quotes (readings.toml).
 The failing example is the rule's violating trace (traces/violations/<id>.trace), around the first
 line the rule objects to, with the finding. The passing example is the same kind of window from the
 first bundled staging (the rule's own keeping examples in traces/keeps/, then the canonical
-ceremony, then the variants; failing those, the violating examples of other rules) that keeps the rule and where it is triggered: around the first event the rule speaks of (the event that obliges something, or the
-event that is counted), or the first pair it speaks of. A rule that forbids something outright is
+ceremony, then the variants; failing those, the violating examples of other rules) that keeps the
+rule and where it is triggered: around the first event the rule speaks of (the event that obliges
+something, or the event that is counted), or the first pair it speaks of. A rule that forbids something outright is
 kept by a staging where nothing matches: that is said plainly, without a window.
 """
 
@@ -50,8 +51,8 @@ class Example:
     note: str  # what the window shows
     finding: Finding | None = None  # the failing example's finding
 
-    def to_json(self) -> dict:
-        doc: dict = {
+    def to_json(self) -> dict[str, object]:
+        doc: dict[str, object] = {
             "path": self.path,
             "line": self.line,
             "window": [{"line": n, "text": t} for n, t in self.window],
@@ -68,7 +69,7 @@ class Concern:
     point: Point
     follows: str | None  # the option the rule encodes (its `when`), None if it holds under all
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         p = self.point
         return {
             "point": p.name,

@@ -73,7 +73,7 @@ def parse_pattern(text: str, vocab: Vocabulary, where: str = "<rule>", at: int |
     roles, acts = _alts(plain[0]), _alts(plain[1])
     objs = _alts(plain[2]) if len(plain) == 3 else None
     if roles is not None:
-        canon = set()
+        canon: set[str] = set()
         for r in roles:
             c = vocab.canonical_role(r)
             if c is None:
@@ -174,7 +174,7 @@ class Context:
         self.trace, self.replay = trace, replay
         self.persons = trace.cast.persons
         self._index: dict[str, dict[str | None, list[int]]] = {}
-        self._keyers: dict[tuple[str, ...], Callable[[Event], tuple]] = {}
+        self._keyers: dict[tuple[str, ...], Callable[[Event], tuple[str | None, ...]]] = {}
         self._split: dict[tuple[str, str | None], dict[str, list[int]]] = {}
         self._getters: dict[str, Callable[[Event], str | None]] = {}
         self._tests: dict[Pattern, Callable[[Event], bool]] = {}
@@ -212,7 +212,8 @@ class Context:
             if who is None:
                 return None
             if attr in PERSON_ATTRS:
-                return getattr(persons[who], attr)
+                value: str | None = getattr(persons[who], attr)
+                return value
             return self.replay.actor_state[e.index].get(attr)
 
         return of_person
@@ -231,12 +232,22 @@ class Context:
             get, values, negate = self.getter(c.key), c.values, c.negate
             if c.key in PERSON_KEYS:
 
-                def check(e, get=get, values=values, negate=negate) -> bool:
+                def check(
+                    e: Event,
+                    get: Callable[[Event], str | None] = get,
+                    values: frozenset[str] = values,
+                    negate: bool = negate,
+                ) -> bool:
                     v = get(e)
                     return ((persons[v].role if v is not None else NONE) in values) != negate
             else:
 
-                def check(e, get=get, values=values, negate=negate) -> bool:
+                def check(
+                    e: Event,
+                    get: Callable[[Event], str | None] = get,
+                    values: frozenset[str] = values,
+                    negate: bool = negate,
+                ) -> bool:
                     v = get(e)
                     return ((v if v is not None else NONE) in values) != negate
 
@@ -269,12 +280,14 @@ class Context:
         if index is None:
             events = self.trace.events
             if field == "role":  # the actors' groups, merged by role
-                merged: dict[str, list[int]] = {}
+                merged: dict[str, list[list[int]]] = {}
                 for actor, group in self._by("actor").items():
+                    assert actor is not None  # every event has an actor
                     merged.setdefault(self.persons[actor].role, []).append(group)
                 index = {r: g[0] if len(g) == 1 else sorted(i for one in g for i in one) for r, g in merged.items()}
                 self._index[field] = index
                 return index
+            keys: list[str | None]
             if field == "act":
                 keys = [e.act for e in events]
             elif field == "phase":
@@ -355,12 +368,21 @@ class Context:
                 got = _no_key
             elif len(gets) == 1:
                 g0 = gets[0]
-                got = lambda e: (g0(e),)
+
+                def got(e: Event) -> tuple[str | None, ...]:
+                    return (g0(e),)
+
             elif len(gets) == 2:
                 g0, g1 = gets
-                got = lambda e: (g0(e), g1(e))
+
+                def got(e: Event) -> tuple[str | None, ...]:
+                    return (g0(e), g1(e))
+
             else:
-                got = lambda e: tuple(g(e) for g in gets)
+
+                def got(e: Event) -> tuple[str | None, ...]:
+                    return tuple(g(e) for g in gets)
+
             self._keyers[keys] = got
         return got
 

@@ -98,8 +98,8 @@ class PatternEncoding:
         parts = [s["act"][t] != 0]  # an idle step (act 0, in a search) matches nothing
         if pat.acts is not None:
             parts.append(u.among(s["act"][t], [u.d.act_ix[a] for a in pat.acts]))
-        if pat.roles is not None:
-            parts.append(u.among(s["actor"][t], u.persons_where(lambda p: u.role[p] in pat.roles)))
+        if (roles := pat.roles) is not None:
+            parts.append(u.among(s["actor"][t], u.persons_where(lambda p: u.role[p] in roles)))
         if pat.objs is not None:
             objs = [u.d.obj_ix[Domain.object_key(k, i)] for k, i in u.d.objects if k in pat.objs]
             parts.append(u.among(s["obj"][t], objs))

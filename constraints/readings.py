@@ -12,6 +12,7 @@ import tomllib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from xiangshe.domain.errors import InputError, RulebookError, did_you_mean
 from xiangshe.domain.messages import Join, Message
@@ -94,7 +95,7 @@ def select(
     return chosen
 
 
-def parse_when(value, where: str, at: int) -> tuple[tuple[str, str], ...]:
+def parse_when(value: Any, where: str, at: int) -> tuple[tuple[str, str], ...]:
     items = [value] if isinstance(value, str) else list(value or [])
     out = []
     for item in items:

@@ -19,6 +19,7 @@ import tomllib
 from dataclasses import MISSING, dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from xiangshe.constraints.pattern import check_same, parse_pattern
 from xiangshe.constraints.readings import defaults, parse_when
@@ -53,7 +54,7 @@ class Rule:
     reason: str | None = None
     reading: str | None = None
     category: str | None = None
-    extra: dict = field(default_factory=dict, compare=False, hash=False)
+    extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
     when: tuple[tuple[str, str], ...] = ()  # the readings under which the rule is active
     asked: bool = False  # a property asked with `query`, not a rule drawn from the text
 
@@ -105,7 +106,7 @@ def _person_pattern(text: str, vocab: Vocabulary, where: str, at: int) -> Person
     return PersonPattern(text, tuple(conds))
 
 
-def _same(value, vocab: Vocabulary, where: str, at: int) -> tuple[tuple[str, str], ...]:
+def _same(value: Any, vocab: Vocabulary, where: str, at: int) -> tuple[tuple[str, str], ...]:
     if value is None:
         return ()
     if isinstance(value, list):
@@ -118,7 +119,9 @@ def _same(value, vocab: Vocabulary, where: str, at: int) -> tuple[tuple[str, str
     return pairs
 
 
-def _template(data: dict, vocab: Vocabulary, where: str, block: int, keys: dict[str, int] | None = None) -> Template:
+def _template(
+    data: dict[str, Any], vocab: Vocabulary, where: str, block: int, keys: dict[str, int] | None = None
+) -> Template:
     """The rule's template; an error is located at the line of the offending key (`keys`: key → line),
     else at the block (its fence line)."""
     keys = keys or {}
@@ -127,7 +130,7 @@ def _template(data: dict, vocab: Vocabulary, where: str, block: int, keys: dict[
     if cls is None:
         at = keys.get("kind", block)
         raise RulebookError(where, at, f"unknown rule kind {kind!r}", hint=did_you_mean(kind, KINDS))
-    args = {}
+    args: dict[str, object] = {}
     for name, spec in cls.__dataclass_fields__.items():
         if name in ("kind", "fields"):
             continue
@@ -181,7 +184,7 @@ def _template(data: dict, vocab: Vocabulary, where: str, block: int, keys: dict[
         raise RulebookError(where, keys.get("kind", block), f"{kind}: {err}") from None
 
 
-def query_rule(data: dict, vocab: Vocabulary | None = None) -> Rule:
+def query_rule(data: dict[str, Any], vocab: Vocabulary | None = None) -> Rule:
     """The property the `query` command asks about, as a rule: `data` holds its `kind` and the
     fields the kind reads (patterns as written, `same` as a list or a table, `n`, `op` …; fields of
     other kinds are ignored). Raises RulebookError (at `query`) for a bad kind or field, or a
@@ -193,9 +196,9 @@ def query_rule(data: dict, vocab: Vocabulary | None = None) -> Rule:
     return Rule("query", "查询", None, "encoded", (TEXT.cite("乡射之礼"),), template, "query", 0, asked=True)
 
 
-def _citations(data: dict, where: str, at: int) -> tuple[Citation, ...]:
+def _citations(data: dict[str, Any], where: str, at: int) -> tuple[Citation, ...]:
     quotes = data.pop("quote", None)
-    items: list = []
+    items: list[Any] = []
     if isinstance(quotes, str):
         items = [{"text": quotes}]
     elif isinstance(quotes, list):

@@ -426,12 +426,13 @@ def check_rulebook(
     jobs: int = 1,
 ) -> Report:
     report = Report()
-    for name, step in (
+    steps: tuple[tuple[str, Callable[[], list[Item]]], ...] = (
         ("quotes", lambda: check_quotes(rules, tables)),
         ("machines", lambda: check_machines(tables)),
         ("vacuity", lambda: check_vacuity(rules, stagings, load_vacuity_allowlist(rules))),
         ("consistency", lambda: check_consistency(rules, stagings, readings)),
-    ):
+    )
+    for name, step in steps:
         if progress:
             progress(name)
         report.add(*step())

@@ -9,8 +9,8 @@ and those it never triggered (vacuous in it); and what its machines leave open a
 Three checks follow from the claim (each a finding, suppressible like any other):
 - `scope.phases`: a whole ceremony stages every phase the text prescribes (a `phase` line with no
   events under it stages it empty: the 宾 and 主人 who do not shoot leave Φ28 so) (Φ10, the entry of the
-  遵者, and Φ29, the 大夫 shooting, only when a 大夫 or a 公 is in the cast); a staging that stops at Φ21, or skips the 旅酬, is not
-  a whole ceremony — declare the part it is.
+  遵者, and Φ29, the 大夫 shooting, only when a 大夫 or a 公 is in the cast); a staging that stops at Φ21,
+  or skips the 旅酬, is not a whole ceremony — declare the part it is.
 - `scope.open`: at the end of a whole ceremony every implement whose machine names the states where
   its part ends (the 侯 let down, the 中 taken away, the food removed or left set …) is in one of them:
   a 侯 still spread, or a 俎 still in someone's hands, is unfinished business. In a fragment the same
@@ -123,6 +123,7 @@ def ends(trace: Trace, rep: Replay) -> list[Open]:
         if m is None or not m.table.final:
             continue
         before = rep.obj_state[e.index]
+        assert before is not None  # replay records the state of every object that has a machine
         last[(m.table.name, e.obj.key)] = (m.by_act.get(e.act, {}).get(before, before) or before, e.line, m.table)
     out = []
     for (name, key), (state, line, table) in last.items():
@@ -136,7 +137,9 @@ def reached(ctx: Context, rules: Sequence[Rule]) -> tuple[tuple[str, ...], tuple
     """The encoded rules that hold throughout (prohibitions, counts, rules of the cast: checked on
     every event), those whose trigger some event matches (what obliges something happened, and
     the rule was checked against it), and those whose trigger never occurs (vacuous here)."""
-    always, yes, no = [], [], []
+    always: list[str] = []
+    yes: list[str] = []
+    no: list[str] = []
     for r in rules:
         if not r.encoded:
             continue

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from xiangshe.constraints.readings import defaults
 from xiangshe.domain.messages import Join, Message
 from xiangshe.domain.text import TEXT, Citation
-from xiangshe.domain.trace import Trace
+from xiangshe.domain.trace import Person, Trace
 
 #: the results that score under each encoded reading of 贯 (readings.toml [guan])
 SCORING = {"zheng": {"中正"}, "hou": {"中正", "中侯"}}
@@ -151,16 +151,16 @@ class Check:
 class RoundScore:
     round: int
     arrows: list[Arrow] = field(default_factory=list)
-    tallies: Counter = field(default_factory=Counter)  # side (右/左) -> tallies released
-    expected: Counter = field(default_factory=Counter)  # side -> tallies that should be
+    tallies: Counter[str] = field(default_factory=Counter)  # side (右/左) -> tallies released
+    expected: Counter[str] = field(default_factory=Counter)  # side -> tallies that should be
     announced: tuple[str, int] | None = None  # (words, line)
     #: the count announced with it: 纯 and 奇 (None where the announcement does not say it)
     said_chun: int | None = None
     said_qi: int | None = None
     #: side → the line of its 数获 (the count of that side), if staged
-    counted_at: dict = field(default_factory=dict)
+    counted_at: dict[str, int] = field(default_factory=dict)
     #: side → what was laid out: (act 缩/横/奇, 纯, 奇, line) per event
-    layout: dict = field(default_factory=dict)
+    layout: dict[str, list[tuple[str, int | None, int, int]]] = field(default_factory=dict)
     checks: list[Check] = field(default_factory=list)
 
     @property
@@ -183,8 +183,10 @@ def chinese_number(k: int) -> str:
     """A whole number ≥ 0 in Chinese numerals, for any size: 十 for 10–19 at the head, 零 for a
     gap (一百零一), 万 and 亿 grouping the larger ones.
 
-    >>> [chinese_number(k) for k in (0, 1, 9, 10, 11, 19, 20, 99, 100, 101, 110, 999, 1000, 1001)]
-    ['零', '一', '九', '十', '十一', '十九', '二十', '九十九', '一百', '一百零一', '一百一十', '九百九十九', '一千', '一千零一']
+    >>> [chinese_number(k) for k in (0, 1, 9, 10, 11, 19, 20)]
+    ['零', '一', '九', '十', '十一', '十九', '二十']
+    >>> [chinese_number(k) for k in (99, 100, 101, 110, 999, 1000, 1001)]
+    ['九十九', '一百', '一百零一', '一百一十', '九百九十九', '一千', '一千零一']
     >>> chinese_number(10_000), chinese_number(100_010), chinese_number(123_456_789)
     ('一万', '十万零一十', '一亿二千三百四十五万六千七百八十九')
     """
@@ -226,17 +228,17 @@ def audit(trace: Trace, readings: dict[str, str] | None = None) -> list[RoundSco
     scoring = SCORING[chosen["guan"]]
     persons = trace.cast.persons
     rounds: dict[int, RoundScore] = {}
-    tallies: Counter = Counter()  # (round, shooter, arrow) -> tallies released
+    tallies: Counter[tuple[int, str | None, str | None]] = Counter()  # (round, shooter, arrow) -> tallies released
     side: str | None = None  # the side being counted (the latest 数获)
     for e in trace:
         if e.act == "释获" and e.round:
             tallies[(e.round, e.get("for"), e.get("arrow"))] += 1
             rs = rounds.setdefault(e.round, RoundScore(e.round))
-            if e.get("side"):
-                rs.tallies[e.get("side")] += 1
-        if e.act == "告" and e.get("words") in WORDS.values() and e.round:
+            if tallied := e.get("side"):
+                rs.tallies[tallied] += 1
+        if e.act == "告" and (words := e.get("words")) is not None and words in WORDS.values() and e.round:
             rs = rounds.setdefault(e.round, RoundScore(e.round))
-            rs.announced = (e.get("words"), e.line)
+            rs.announced = (words, e.line)
             rs.said_chun, rs.said_qi = _count(e.get("chun")), _count(e.get("qi"))
             side = None
         elif e.act == "告" and e.get("words") == "奇" and e.round in rounds and rounds[e.round].announced:
@@ -257,7 +259,7 @@ def audit(trace: Trace, readings: dict[str, str] | None = None) -> list[RoundSco
             if e.act == "奇" and qi is None:
                 qi = 1  # 一算为奇
             rs.layout.setdefault(where, []).append((e.act, chun, qi or 0, e.line))
-    shots_by: Counter = Counter()
+    shots_by: Counter[tuple[int, str]] = Counter()
     for e in trace:
         if e.act != "射" or not e.round:
             continue
@@ -303,8 +305,8 @@ def audit(trace: Trace, readings: dict[str, str] | None = None) -> list[RoundSco
     return [rounds[r] for r in sorted(rounds)]
 
 
-def _round_checks(rs: RoundScore, chosen: dict[str, str], persons) -> None:
-    per_pair: Counter = Counter()
+def _round_checks(rs: RoundScore, chosen: dict[str, str], persons: dict[str, Person]) -> None:
+    per_pair: Counter[str | None] = Counter()
     for a in rs.arrows:
         per_pair[persons[a.shooter].pair] += a.tallied
     for pair, n in per_pair.items():
@@ -360,6 +362,7 @@ def _said(chun: int, qi: int) -> str:
 
 def _announcement_checks(rs: RoundScore, chosen: dict[str, str]) -> None:
     """R132: the side announced; N10: the count announced, under the reading of 贤获."""
+    assert rs.announced is not None  # the caller checks only a round that was announced
     words, line = rs.announced
     want = WORDS[rs.winner]
     due = "" if rs.winner == "钧" else Message("audit.due", count=_said(*rs.counted(chosen["xian-huo"])))
@@ -453,18 +456,17 @@ def _layout_check(rs: RoundScore, side: str) -> Check:
             _cite("有余纯，则横于下"),
             "R131",
         )
+    counted = [c for c in crosswise if c is not None]  # every one of them, past the check above
     if any(b != 10 for b in bundles if b is not None) or None in bundles or extra_qi:
         return Check(
             False,
-            Message(
-                "layout.bundle", head=head, got=_layout([b or 0 for b in bundles], sum(crosswise), odds), want=want
-            ),
+            Message("layout.bundle", head=head, got=_layout([b or 0 for b in bundles], sum(counted), odds), want=want),
             line,
             _cite("一纯以委，十则异之，其余如右获" if left else "十纯则缩而委之，每委异之"),
             "R131",
         )
-    heng = sum(crosswise)
-    got = _layout(bundles, heng, odds)
+    heng = sum(counted)
+    got = _layout([b for b in bundles if b is not None], heng, odds)  # every one, past the check above
     if heng >= 10:
         return Check(
             False,

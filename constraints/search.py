@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any, cast
 
 import z3
 
@@ -130,9 +131,9 @@ def _machine_closure(acts: set[str], patterns: Sequence[Pattern]) -> set[str]:
         for t in machines_of(p):
             out |= set(t.acts)
         for kind in p.objs or ():
-            t = table_for_object(kind)
-            if t is not None:
-                out |= set(t.acts)
+            obj_table = table_for_object(kind)
+            if obj_table is not None:
+                out |= set(obj_table.acts)
         # the person machines of the roles the pattern names, when its acts are theirs: a 宾 can
         # only 降 once his machine has him on the hall (入, 升 …)
         for t in tables():
@@ -276,7 +277,10 @@ class Search:
     def decode(self, model: z3.ModelRef) -> str:
         """The model as a trace in the line format: the cast, the chosen pairs, the events."""
         d, s = self.d, self.sym.slots
-        val = lambda term: model.eval(term, model_completion=True).as_long()  # noqa: E731
+
+        def val(term: Any) -> Any:  # z3's terms and values are untyped
+            return model.eval(term, model_completion=True).as_long()
+
         persons = ["", *d.persons]
         acts = ["", *d.acts]
         places = ["", *d.places]
@@ -335,7 +339,7 @@ def refute(rule: Rule, others: Sequence[Rule], depth: int = 12) -> Outcome:
     machines its candidates broke) is asserted from the start of the next. The search runs in a
     z3 context of its own, so that its answer does not depend on what ran before it."""
     with fresh_context():
-        done, learnt = 0, ()
+        done, learnt = 0, cast(tuple[str, ...], ())
         for size in [*[n for n in STAGES if n < depth], depth]:
             outcome, learnt = _refute_within(rule, others, size, start=done + 1, learnt=learnt)
             if not isinstance(outcome, Exhausted):

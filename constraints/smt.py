@@ -12,6 +12,7 @@ This module is never imported on the `check` path.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import z3
 
@@ -52,7 +53,7 @@ class Symbolic:
         self.machines = MachineEncoding(self.unrolling)
         self.patterns = PatternEncoding(self.unrolling, self.machines)
 
-    def __getattr__(self, name: str):
+    def __getattr__(self, name: str) -> Any:
         if name in ("unrolling", "machines", "patterns"):  # not yet set (copying, unpickling)
             raise AttributeError(name)
         return getattr(self.unrolling, name)
@@ -79,4 +80,4 @@ def holds_on(rule: Rule, trace: Trace) -> bool:
     result = s.check(z3.Not(formula))
     if result == z3.unknown:
         raise RuntimeError(f"z3 gave up on {rule.id}: {s.reason_unknown()}")
-    return result == z3.unsat
+    return bool(result == z3.unsat)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import signal
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import z3
 
@@ -28,13 +29,13 @@ def fresh_context() -> Iterator[None]:
         core._main_ctx = saved
 
 
-class Solver(z3.Solver):
+class Solver(z3.Solver):  # type: ignore[misc]  # z3 has no type hints: its Solver is Any
     """z3's solver, but a Ctrl-C is not an answer. While it searches z3 takes SIGINT for itself and
     answers unknown ("interrupted from keyboard"), which would read as "the solver gave up" and let
     the command go on to a verdict: the signal is given back to Python instead (KeyboardInterrupt,
     or whatever the program made of SIGINT)."""
 
-    def check(self, *assumptions):
+    def check(self, *assumptions: Any) -> Any:  # z3's CheckSatResult (untyped)
         result = super().check(*assumptions)
         if result == z3.unknown and self.reason_unknown() in INTERRUPTED:
             signal.raise_signal(signal.SIGINT)

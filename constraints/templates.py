@@ -39,15 +39,22 @@ the same statement.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from collections.abc import Callable
+from dataclasses import Field, dataclass
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from xiangshe.constraints.pattern import Context, Pattern
 from xiangshe.domain.messages import Message
 
 if TYPE_CHECKING:
-    from xiangshe.constraints.smt import Symbolic
+    import z3
 
+    from xiangshe.constraints.smt import Symbolic
+    from xiangshe.domain.occasion import Occasion
+    from xiangshe.domain.trace import Cast, Person
+
+Key = tuple[str | None, ...]  # a correlation key: the values of the `same` keys of an event
 Same = tuple[tuple[str, str], ...]  # (key of the later/then event, key of the other event)
 
 
@@ -56,7 +63,7 @@ class Violation:
     at: int | None  # event index, or None for a violation of the cast
     message: str
     line: int | None = None  # for cast violations: the line of the pair/cast statement
-    key: tuple | None = None  # the correlated instance, where its later violations follow
+    key: Key | None = None  # the correlated instance, where its later violations follow
     # from its first (see the module's docstring)
 
 
@@ -93,6 +100,7 @@ class Template:
     - `limit()` / `order()`: its shape as a bound on a count or as an ordering of two patterns, where
       it has one (the Declare translation of benchmarks/declare_subset.py)."""
 
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]  # every template in KINDS is a dataclass
     kind: ClassVar[str]
     fields: ClassVar[tuple[str, ...]]
     person_fields: ClassVar[tuple[str, ...]] = ()
@@ -107,12 +115,12 @@ class Template:
     def holds(self, ctx: Context) -> list[Violation]:
         raise NotImplementedError
 
-    def clauses(self, sym: Symbolic) -> list:
+    def clauses(self, sym: Symbolic) -> list[z3.BoolRef]:
         """The z3 meaning, one clause per step of the unrolling (what the rule requires of step i,
         given the steps before it); the cast rules give a single clause."""
         raise NotImplementedError
 
-    def encode(self, sym: Symbolic):  # -> z3.BoolRef
+    def encode(self, sym: Symbolic) -> z3.BoolRef:
         return sym.all(self.clauses(sym))
 
     def patterns(self) -> list[Pattern]:
@@ -136,11 +144,11 @@ class Template:
         """The person patterns (a rule of the cast: whom it speaks of first)."""
         return [getattr(self, f) for f in self.person_fields]
 
-    def forbidden(self):  # -> Pattern | PersonPattern
+    def forbidden(self) -> Pattern | PersonPattern:
         """What nothing may match, for a prohibition."""
         raise TypeError(f"a {self.kind} rule is no prohibition")
 
-    def applies(self, cast) -> bool:  # noqa: ARG002 — the cast matters to the rules of the occasion
+    def applies(self, cast: Cast) -> bool:  # noqa: ARG002 — the cast matters to the rules of the occasion
         """Is the rule in force for a staging of this cast (its occasion)? See `condition()`."""
         return True
 
@@ -194,7 +202,7 @@ class Absence(Template):
         message = Message("absence.forbidden", pattern=self.pattern)
         return [Violation(e.index, message) for e in ctx.hits(self.pattern)]
 
-    def clauses(self, sym: Symbolic) -> list:
+    def clauses(self, sym: Symbolic) -> list[z3.BoolRef]:
         return [sym.Not(sym.match(self.pattern, t)) for t in sym.steps]
 
 
@@ -219,7 +227,7 @@ class Precedence(Template):
         return "precedence", self.first, self.then
 
     def holds(self, ctx: Context) -> list[Violation]:
-        seen: set = set()
+        seen: set[Key] = set()
         out = []
         tk, fk = ctx.keyer(_keys(self.same, 0)), ctx.keyer(_keys(self.same, 1))
         for e, (is_then, is_first) in ctx.walk(self.then, self.first):
@@ -231,7 +239,7 @@ class Precedence(Template):
                 seen.add(fk(e))
         return out
 
-    def clauses(self, sym: Symbolic) -> list:
+    def clauses(self, sym: Symbolic) -> list[z3.BoolRef]:
         return [
             sym.Implies(
                 sym.match(self.then, i),
@@ -264,7 +272,7 @@ class Response(Template):
         return "response", self.first, self.then
 
     def holds(self, ctx: Context) -> list[Violation]:
-        seen: set = set()
+        seen: set[Key] = set()
         out = []
         tk, fk = ctx.keyer(_keys(self.same, 0)), ctx.keyer(_keys(self.same, 1))
         for e, (is_first, is_then) in reversed(ctx.walk(self.first, self.then)):
@@ -276,7 +284,7 @@ class Response(Template):
                 seen.add(tk(e))
         return out[::-1]
 
-    def clauses(self, sym: Symbolic) -> list:
+    def clauses(self, sym: Symbolic) -> list[z3.BoolRef]:
         # not prefix-closed: the clause of step j reads the steps after it
         return [
             sym.Implies(
@@ -304,7 +312,7 @@ class Unique(Template):
         return self.pattern, 1
 
     def holds(self, ctx: Context) -> list[Violation]:
-        first: dict = {}
+        first: dict[Key, int] = {}
         out = []
         tk, fk = ctx.keyer(_keys(self.same, 0)), ctx.keyer(_keys(self.same, 1))
         for e in ctx.hits(self.pattern):
@@ -322,7 +330,7 @@ class Unique(Template):
                 first.setdefault(fk(e), e.index)
         return out
 
-    def clauses(self, sym: Symbolic) -> list:
+    def clauses(self, sym: Symbolic) -> list[z3.BoolRef]:
         return [
             sym.all(
                 sym.Not(sym.And(sym.match(self.pattern, i), sym.match(self.pattern, j), sym.agree(self.same, i, j)))
@@ -351,7 +359,7 @@ class AtMost(Template):
         return self.pattern, self.n
 
     def holds(self, ctx: Context) -> list[Violation]:
-        count: Counter = Counter()
+        count: Counter[Key] = Counter()
         out = []
         keys = ctx.keyer(_keys(self.same, 0))
         for e in ctx.hits(self.pattern):
@@ -363,7 +371,7 @@ class AtMost(Template):
                 )
         return out
 
-    def clauses(self, sym: Symbolic) -> list:
+    def clauses(self, sym: Symbolic) -> list[z3.BoolRef]:
         return [
             sym.Implies(
                 sym.match(self.pattern, i),
@@ -374,7 +382,11 @@ class AtMost(Template):
         ]
 
 
-_OPS = {"==": lambda a, b: a == b, "<=": lambda a, b: a <= b, ">=": lambda a, b: a >= b}
+_OPS: dict[str, Callable[[int, int], bool]] = {
+    "==": lambda a, b: a == b,
+    "<=": lambda a, b: a <= b,
+    ">=": lambda a, b: a >= b,
+}
 
 
 @dataclass(frozen=True)
@@ -405,7 +417,7 @@ class CountBefore(Template):
         return ("precedence", self.first, self.then) if (self.op, self.n) == (">=", 1) else None
 
     def holds(self, ctx: Context) -> list[Violation]:
-        count: Counter = Counter()
+        count: Counter[Key] = Counter()
         out = []
         tk, fk = ctx.keyer(_keys(self.same, 0)), ctx.keyer(_keys(self.same, 1))
         test = _OPS[self.op]
@@ -431,7 +443,7 @@ class CountBefore(Template):
                 count[fk(e)] += 1
         return out
 
-    def clauses(self, sym: Symbolic) -> list:
+    def clauses(self, sym: Symbolic) -> list[z3.BoolRef]:
         return [
             sym.Implies(
                 sym.match(self.then, i),
@@ -474,7 +486,7 @@ class AbsenceBetween(Template):
     queryable: ClassVar[bool] = True
 
     def holds(self, ctx: Context) -> list[Violation]:
-        window: dict = {}  # key -> the forbid events since the latest `after` (a list)
+        window: dict[Key, list[int]] = {}  # key -> the forbid events since the latest `after` (a list)
         reported: set[int] = set()
         out = []
         tk, ok = ctx.keyer(_keys(self.same, 0)), ctx.keyer(_keys(self.same, 1))
@@ -495,12 +507,12 @@ class AbsenceBetween(Template):
                         )
                     )
             elif is_then:
-                for bad in window.get(tk(e), ()):
-                    if bad not in reported:
-                        reported.add(bad)
+                for at in window.get(tk(e), ()):
+                    if at not in reported:
+                        reported.add(at)
                         out.append(
                             Violation(
-                                bad,
+                                at,
                                 Message(
                                     "absence-between.before",
                                     forbid=self.forbid,
@@ -517,10 +529,10 @@ class AbsenceBetween(Template):
                     window[k].append(e.index)
             if is_after:
                 window[ok(e)] = []
-        out.sort(key=lambda v: v.at)
+        out.sort(key=attrgetter("at"))  # every violation here is at an event
         return out
 
-    def clauses(self, sym: Symbolic) -> list:
+    def clauses(self, sym: Symbolic) -> list[z3.BoolRef]:
         # For a then-event i: a forbid at j < i violates when an `after` lies before j and no
         # `after` lies at j or between j and i (an event that is both forbid and after resets).
         clauses = []
@@ -554,8 +566,8 @@ class Alternate(Template):
     queryable: ClassVar[bool] = True
 
     def holds(self, ctx: Context) -> list[Violation]:
-        na: Counter = Counter()
-        nb: Counter = Counter()
+        na: Counter[Key] = Counter()
+        nb: Counter[Key] = Counter()
         out = []
         tk, ok = ctx.keyer(_keys(self.same, 0)), ctx.keyer(_keys(self.same, 1))
         with_a = {ok(e) for e, (is_a, _) in ctx.walk(self.a, self.b) if is_a} if self.only_with_a else None
@@ -577,7 +589,7 @@ class Alternate(Template):
             nb[k2] += is_b
         return out
 
-    def clauses(self, sym: Symbolic) -> list:
+    def clauses(self, sym: Symbolic) -> list[z3.BoolRef]:
         clauses = []
         for i in sym.steps:
             na = sym.count(sym.And(sym.match(self.a, j), sym.agree(self.same, i, j)) for j in range(i))
@@ -632,7 +644,7 @@ class PairRule(Template):
                     )
         return out
 
-    def clauses(self, sym: Symbolic) -> list:
+    def clauses(self, sym: Symbolic) -> list[z3.BoolRef]:
         return [
             sym.all(
                 sym.Implies(
@@ -667,14 +679,14 @@ class CastAbsence(Template):
             if person_matches(self.who, p)
         ]
 
-    def clauses(self, sym: Symbolic) -> list:
+    def clauses(self, sym: Symbolic) -> list[z3.BoolRef]:
         return [sym.all(sym.Not(sym.And(sym.present(p), sym.person_match(self.who, p))) for p in sym.persons)]
 
 
 OccasionConds = tuple[tuple[str, frozenset[str], bool], ...]  # (field, values, negated): domain/occasion.py
 
 
-def _occasion_text(occ) -> str:
+def _occasion_text(occ: Occasion) -> str:
     return Message("occasion.at-line", line=occ.line) if occ.line is not None else Message("occasion.default")
 
 
@@ -689,7 +701,7 @@ class OccasionRule(Template):
     kind: ClassVar[str] = "occasion"
     fields: ClassVar[tuple[str, ...]] = ()
 
-    def broken(self, occ) -> bool:
+    def broken(self, occ: Occasion) -> bool:
         from xiangshe.domain.occasion import satisfies
 
         return satisfies(occ, self.given) and not satisfies(occ, self.require)
@@ -709,7 +721,7 @@ class OccasionRule(Template):
         )
         return [Violation(None, message, occ.line)]
 
-    def clauses(self, sym: Symbolic) -> list:
+    def clauses(self, sym: Symbolic) -> list[z3.BoolRef]:
         from xiangshe.domain.occasion import occasion_of
 
         return [sym.any([]) if self.broken(occasion_of(sym.cast)) else sym.all([])]
@@ -729,7 +741,7 @@ class OccasionAbsence(Template):
     def forbidden(self) -> Pattern:
         return self.pattern
 
-    def applies(self, cast) -> bool:
+    def applies(self, cast: Cast) -> bool:
         from xiangshe.domain.occasion import occasion_of, satisfies
 
         return satisfies(occasion_of(cast), self.given)
@@ -752,7 +764,7 @@ class OccasionAbsence(Template):
         )
         return [Violation(e.index, message) for e in ctx.hits(self.pattern)]
 
-    def clauses(self, sym: Symbolic) -> list:
+    def clauses(self, sym: Symbolic) -> list[z3.BoolRef]:
         if not self.applies(sym.cast):
             return []
         return [sym.Not(sym.match(self.pattern, t)) for t in sym.steps]
@@ -768,7 +780,7 @@ class OccasionKind(Template):
     kind: ClassVar[str] = "occasion_kind"
     fields: ClassVar[tuple[str, ...]] = ("pattern",)
 
-    def other(self, cast) -> tuple[str, Pattern]:
+    def other(self, cast: Cast) -> tuple[str, Pattern]:
         """The occasion's value, and the pattern of an event that names another."""
         from xiangshe.constraints.pattern import Cond
         from xiangshe.domain.occasion import occasion_of
@@ -789,12 +801,12 @@ class OccasionKind(Template):
             for e in ctx.hits(other)
         ]
 
-    def clauses(self, sym: Symbolic) -> list:
+    def clauses(self, sym: Symbolic) -> list[z3.BoolRef]:
         _, other = self.other(sym.cast)
         return [sym.Not(sym.match(other, t)) for t in sym.steps]
 
 
-def person_matches(pp: PersonPattern, person) -> bool:
+def person_matches(pp: PersonPattern, person: Person) -> bool:
     for key, values in pp.conds:
         v = getattr(person, key)
         if (v if v is not None else "none") not in values:

@@ -8,8 +8,9 @@ conjunctions and disjunctions over range(k).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 import z3
 
@@ -149,20 +150,20 @@ class Unrolling:
     Implies = staticmethod(z3.Implies)
 
     @staticmethod
-    def And(*xs) -> z3.BoolRef:
+    def And(*xs: Any) -> z3.BoolRef:
         return z3.And(*xs)
 
     @staticmethod
-    def Or(*xs) -> z3.BoolRef:
+    def Or(*xs: Any) -> z3.BoolRef:
         return z3.Or(*xs)
 
     @staticmethod
-    def all(xs: Iterable) -> z3.BoolRef:
+    def all(xs: Iterable[Any]) -> z3.BoolRef:
         xs = list(xs)
         return z3.And(xs) if xs else z3.BoolVal(True)
 
     @staticmethod
-    def any(xs: Iterable) -> z3.BoolRef:
+    def any(xs: Iterable[Any]) -> z3.BoolRef:
         xs = list(xs)
         return z3.Or(xs) if xs else z3.BoolVal(False)
 
@@ -172,7 +173,7 @@ class Unrolling:
     def val(self, n: int) -> z3.BitVecRef:
         return z3.BitVecVal(n, self.width)
 
-    def total(self, xs: Iterable) -> z3.BitVecRef:
+    def total(self, xs: Iterable[Any]) -> z3.BitVecRef:
         out = self.val(0)
         for x in xs:
             out = out + x
@@ -183,7 +184,7 @@ class Unrolling:
         and any above k as k + 1, so that it fits the bit-vectors' width and compares alike."""
         return self.val(max(-1, min(n, self.k + 1)))
 
-    def count(self, xs: Iterable) -> z3.BitVecRef:
+    def count(self, xs: Iterable[Any]) -> z3.BitVecRef:
         return self.total(z3.If(x, self.val(1), self.val(0)) for x in xs)
 
     def among(self, term: z3.BitVecRef, ixs: Iterable[int]) -> z3.BoolRef:
@@ -201,7 +202,7 @@ class Unrolling:
         """The indices of `values` in `index`, with `none` as 0."""
         return {index[v] for v in values if v != NONE} | ({0} if NONE in values else set())
 
-    def persons_where(self, pred) -> list[int]:
+    def persons_where(self, pred: Callable[[int], bool]) -> list[int]:
         return [p for p in self.persons if pred(p)]
 
     # -- the cast --------------------------------------------------------------------------------

@@ -114,8 +114,8 @@ def all_values() -> list[str]:
 
 #: the 记's own pairing, by the presiding officer (and, for the ruler, the site): see the module doc
 _BY_PRESIDING = {
-    "州长": {"venue": "序", "site": None, "hou": "采侯", "zhong": "鹿中", "jing": "翿旌"},
-    "乡大夫": {"venue": "庠", "site": None, "hou": "采侯", "zhong": "兕中", "jing": "物"},
+    "州长": {"venue": "序", "hou": "采侯", "zhong": "鹿中", "jing": "翿旌"},
+    "乡大夫": {"venue": "庠", "hou": "采侯", "zhong": "兕中", "jing": "物"},
 }
 _BY_SITE = {
     "国中": {"hou": "麋侯", "zhong": "皮树中", "jing": "翿旌"},
@@ -124,7 +124,7 @@ _BY_SITE = {
 }
 
 
-def defaults(presiding: str, site: str | None) -> dict[str, str | None]:
+def defaults(presiding: str, site: str | None) -> dict[str, str]:
     if presiding == "君":
         site = site or "国中"
         return {"venue": "庠", "site": site, **_BY_SITE[site]}

@@ -15,10 +15,10 @@ Line format, one statement per line, `#` starts a comment:
 JSON Lines: one JSON object per line, either an event `{"actor", "act", "obj"?, key: value …}`
 or a directive `{"cast": name, "role": …}`, `{"pair": name, "上射": …, "下射": …}`,
 `{"phase": "Φ21"}`, `{"fragment": "Φ21–Φ22"}`, `{"occasion": "presiding=州长 zhong=鹿中"}` (or flat:
-`{"occasion": "", "presiding": "州长", "zhong": "鹿中"}`). JSON: an array of those records. All are read into the same Trace, with the
-file and line of every event. Which reader a file takes, and where its bytes come from (a file, a
-directory, standard input), is domain/sources.py's business; here are the readers and the bounded
-reading of bytes they share.
+`{"occasion": "", "presiding": "州长", "zhong": "鹿中"}`). JSON: an array of those records. All are
+read into the same Trace, with the file and line of every event. Which reader a file takes, and
+where its bytes come from (a file, a directory, standard input), is domain/sources.py's business;
+here are the readers and the bounded reading of bytes they share.
 """
 
 from __future__ import annotations
@@ -29,7 +29,8 @@ import json
 import os
 import re
 import stat
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import BinaryIO
 
@@ -63,7 +64,7 @@ def _ascii_number(s: str, digits: int = 9) -> int | None:
 class TraceErrors(Exception):
     """The errors found in one trace file: at most MAX_ERRORS, and how many more there were."""
 
-    def __init__(self, errors: list[InputError], more: int = 0) -> None:
+    def __init__(self, errors: Sequence[InputError], more: int = 0) -> None:
         super().__init__(errors[0].render())
         self.errors, self.more = errors, more
 
@@ -313,8 +314,8 @@ class _Reader:
         """An event's words as the vocabulary and the cast name them, or None (errors reported)."""
         vocab = self.vocab
         actor = self.person(line, actor_token)
-        written, act = act, vocab.resolve("acts", act)
-        if act is None:
+        written, resolved_act = act, vocab.resolve("acts", act)
+        if resolved_act is None:
             self.fail(
                 line,
                 Message("input.unknown-act", word=written),
@@ -342,7 +343,7 @@ class _Reader:
                         line,
                         Message("input.unknown-place", word=value),
                         word=value,
-                        hint=lambda: vocab.suggest("places", value, vocab.places),
+                        hint=partial(vocab.suggest, "places", value, vocab.places),
                     )
                     ok = False
                 resolved.append((key, place or value))
@@ -355,7 +356,7 @@ class _Reader:
                     self.fail(
                         line,
                         Message("input.one-of", key=key, value=value, allowed=", ".join(allowed)),
-                        lambda: vocab.suggest(f"attr:{key}", value, allowed),
+                        partial(vocab.suggest, f"attr:{key}", value, allowed),
                     )
                     ok = False
                 resolved.append((key, found or value))
@@ -364,7 +365,7 @@ class _Reader:
                     line,
                     Message("input.unknown-key", word=f"{key}="),
                     word=f"{key}=",
-                    hint=lambda: did_you_mean(key, vocab.event_keys),
+                    hint=partial(did_you_mean, key, vocab.event_keys),
                 )
                 ok = False
         if not ok or actor is None:
@@ -376,7 +377,7 @@ class _Reader:
         if obj_token is not None and obj is not None and not obj_token.startswith(obj.kind):
             kind, suffix = vocab.resolve_object(obj_token) or (None, "")
             obj_token = obj.kind + suffix  # the vocabulary's form: 觶2 → 觯2, jue2 → 爵2
-        return actor, act, obj, tuple(resolved), obj_token
+        return actor, resolved_act, obj, tuple(resolved), obj_token
 
     def set_fragment(self, line: int, spec: object) -> None:
         """`fragment Φ03–Φ07` (also Φ03-Φ07, Φ03..Φ07, lists with commas or spaces, or nothing):
@@ -417,7 +418,7 @@ class _Reader:
                     line,
                     Message("input.fragment-phase", word=bad[0]),
                     word=bad[0],
-                    hint=lambda: did_you_mean(bad[0], self.vocab.phases),
+                    hint=partial(did_you_mean, bad[0], self.vocab.phases),
                 )
                 return
             i, j = order.index(ends[0]), order.index(ends[-1])
@@ -639,7 +640,7 @@ def _record(r: _Reader, n: int, rec: dict[str, str], raw: str) -> None:
     if "fragment" in rec:
         r.set_fragment(n, rec["fragment"])
     elif "occasion" in rec:
-        spec = rec["occasion"]
+        spec: object = rec["occasion"]
         rest = {k: v for k, v in rec.items() if k != "occasion"}
         if spec in (True, None, "") and rest:  # flat: {"occasion": "", "presiding": …}
             spec = rest
@@ -814,7 +815,9 @@ class _JSONDocument:
         return min(bisect.bisect_right(self.starts, pos), max(len(self.r.lines), 1))
 
     def skip(self, pos: int) -> int:
-        return _WHITESPACE.match(self.text, pos).end()
+        space = _WHITESPACE.match(self.text, pos)
+        assert space is not None  # [ \t\n\r]* matches everywhere
+        return space.end()
 
     def at(self, pos: int) -> str:
         return self.text[pos : pos + 1]
@@ -883,7 +886,7 @@ class _JSONDocument:
                     raise self.syntax(i, "Expecting property name enclosed in double quotes")
                 key_at = i
                 try:
-                    key, i = json.decoder.scanstring(self.text, i + 1)
+                    key, i = json.decoder.scanstring(self.text, i + 1)  # type: ignore[attr-defined]  # public, not in typeshed
                 except json.JSONDecodeError as err:
                     raise self.syntax(err.pos, err.msg) from None
                 first = key_at if first is None else first

@@ -234,7 +234,8 @@ def trace_schema(v: Vocabulary | None = None) -> dict:
         "$schema": DIALECT,
         "$id": SCHEMA_ID,
         "title": "xiangshe trace",
-        "description": "A staging of 《仪礼·乡射礼》 as a list of records: fragment, occasion, cast, pair, phase and events "
+        "description": "A staging of 《仪礼·乡射礼》 as a list of records: "
+        "fragment, occasion, cast, pair, phase and events "
         "(a YAML trace, a JSON trace, or the lines of a JSON Lines trace as an array). "
         "Generated from the vocabulary by `python -m xiangshe.domain.schema --write`.",
         "type": "array",
@@ -278,7 +279,8 @@ def trace_schema(v: Vocabulary | None = None) -> dict:
                 "properties": {
                     "fragment": {
                         "type": "string",
-                        "pattern": "^(|\\s*Φ\\d\\d(\\s*(–|—|-|\\.\\.|~)\\s*Φ\\d\\d)?(\\s*[,，、\\s]\\s*Φ\\d\\d(\\s*(–|—|-|\\.\\.|~)\\s*Φ\\d\\d)?)*\\s*)$",
+                        "pattern": "^(|\\s*Φ\\d\\d(\\s*(–|—|-|\\.\\.|~)\\s*Φ\\d\\d)?"
+                        "(\\s*[,，、\\s]\\s*Φ\\d\\d(\\s*(–|—|-|\\.\\.|~)\\s*Φ\\d\\d)?)*\\s*)$",
                         "description": "phases or spans of phases, e.g. Φ21–Φ22 or Φ03–Φ07, Φ21; "
                         "empty: a part whose phases are not named",
                     },

@@ -29,7 +29,7 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, cast
 
 from xiangshe.domain.errors import TraceError, UsageError
 from xiangshe.domain.messages import Message
@@ -99,7 +99,8 @@ def parse_path(path: Path, display: str | None = None, vocab: Vocabulary | None 
 
 def _stdin_binary() -> BinaryIO | None:
     stream = sys.stdin
-    return None if stream is None else getattr(stream, "buffer", stream)
+    # a replaced sys.stdin (a test's BytesIO) has no buffer: it is the binary stream itself
+    return None if stream is None else cast(BinaryIO, getattr(stream, "buffer", stream))
 
 
 def read_stdin(display: str = STDIN_NAME, stream: BinaryIO | None = None) -> str:
@@ -211,7 +212,7 @@ def stdin_state(stream: object = None, wait: float = STDIN_WAIT) -> str:
     if stream is None:
         return "none"
     try:
-        fd = stream.fileno()  # type: ignore[attr-defined]
+        fd = stream.fileno()  # type: ignore[union-attr]  # any object: one without fileno is caught below
     except (OSError, ValueError, AttributeError):  # an in-memory stream
         try:
             first = getattr(stream, "buffer", stream).read(1)  # type: ignore[attr-defined]

@@ -62,7 +62,7 @@ def clip(line: str, column: int | None = None, width: int = WIDTH) -> str:
     return ("…" if start else "") + line[start:end] + ("…" if end < len(line) else "") + f"  ({where})"
 
 
-_LONG_WORD = re.compile(r"[^\s:;,=|]{%d,}" % (LONGEST_WORD + 1))
+_LONG_WORD = re.compile(rf"[^\s:;,=|]{{{LONGEST_WORD + 1},}}")
 
 
 def shorten(message: str, width: int = 2 * WIDTH) -> str:

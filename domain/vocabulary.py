@@ -39,7 +39,9 @@ def split_number(word: str) -> tuple[str, str]:
     >>> split_number("众宾12"), split_number("jue-cup-2"), split_number("宾")
     (('众宾', '12'), ('jue-cup-', '2'), ('宾', ''))
     """
-    n = _DIGITS.match(word[::-1]).end()
+    digits = _DIGITS.match(word[::-1])
+    assert digits is not None  # \d* matches at the start of every string
+    n = digits.end()
     return word[: len(word) - n], word[len(word) - n :]
 
 

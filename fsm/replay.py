@@ -15,6 +15,7 @@ hold the two to the same result.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from transitions import Machine, MachineError
@@ -49,6 +50,9 @@ class Replay:
 
 class _Model:
     """One instance's model object: transitions binds `state` and `trigger` on it."""
+
+    state: str  # bound by transitions
+    trigger: Callable[[str], bool]  # bound by transitions
 
     def __init__(self, key: str) -> None:
         self.key = key
@@ -140,8 +144,9 @@ def replay(trace: Trace) -> Replay:
         obj_state = None
         o = e.obj
         if o is not None:
-            m = objects.get(o.kind, _UNSEEN)
-            if m is _UNSEEN:
+            if o.kind in objects:
+                m = objects[o.kind]
+            else:
                 m = objects[o.kind] = object_steps(o.kind)
             if m is not None:
                 key = o.key
@@ -172,9 +177,6 @@ def replay(trace: Trace) -> Replay:
         actor_states.append(actor_state)
         all_changes.append(changed)
     return out
-
-
-_UNSEEN = object()
 
 
 def replay_triggers(trace: Trace) -> Replay:

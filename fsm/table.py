@@ -12,6 +12,7 @@ import tomllib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from xiangshe.domain.errors import RulebookError
 from xiangshe.domain.text import TEXT, Citation
@@ -65,7 +66,7 @@ class Table:
     def allowed(self, state: str) -> list[str]:
         return [e.act for e in self.edges if e.source == state]
 
-    def config(self) -> dict:
+    def config(self) -> dict[str, Any]:
         """The table as keyword arguments for `transitions.Machine`."""
         return {
             "states": list(self.states),

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from functools import partial
 
 from xiangshe.constraints.explain import AuditCheck, Explanation, ScopeCheck
 from xiangshe.constraints.scoring import audit_name
@@ -147,13 +148,13 @@ def explain_output(subject: Sequence[Explanation] | Table | AuditCheck | ScopeCh
     from xiangshe.reports import render
 
     if isinstance(subject, Table):
-        doc, text = {"machines": [machine_json(subject)]}, machine_text
+        doc, text = {"machines": [machine_json(subject)]}, partial(machine_text, subject)
     elif isinstance(subject, AuditCheck):
-        doc, text = {"audits": [audit_json(subject)]}, audit_text
+        doc, text = {"audits": [audit_json(subject)]}, partial(audit_text, subject)
     elif isinstance(subject, ScopeCheck):
-        doc, text = {"scopes": [scope_json(subject)]}, scope_text
+        doc, text = {"scopes": [scope_json(subject)]}, partial(scope_text, subject)
     else:
         if fmt == "json":
             return json.dumps({"rules": [render.explain_json(x) for x in subject]}, ensure_ascii=False, indent=2)
         return "\n\n".join(render.explain_text(x) for x in subject)
-    return json.dumps(doc, ensure_ascii=False, indent=2) if fmt == "json" else text(subject)
+    return json.dumps(doc, ensure_ascii=False, indent=2) if fmt == "json" else text()

@@ -80,7 +80,7 @@ def check_junit(
     root.set("tests", str(total_tests))
     root.set("failures", str(total_failures))
     root.set("errors", str(total_errors))
-    root.set("skipped", str(sum(int(s.get("skipped")) for s in root.findall("testsuite"))))
+    root.set("skipped", str(sum(int(s.get("skipped", "0")) for s in root.findall("testsuite"))))
     return _xml(root)
 
 

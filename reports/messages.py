@@ -106,12 +106,18 @@ ZH = {
     "unaccounted": "未涵盖",
     "self-loop": "自环",
     # the scoring audit's checks, by catalogue id
-    "the announcement (右贤于左 / 左贤于右 / 左右钧) agrees with the tallies": "所告（右贤于左 / 左贤于右 / 左右钧）与算数相合",
-    "the count announced (chun= 纯, qi= 奇) is the 贤获 under the reading xian-huo; 「左右钧」 has none": "所告之数（chun= 纯，qi= 奇）依 xian-huo 之读即贤获；「左右钧」不告数",
+    "the announcement (右贤于左 / 左贤于右 / 左右钧) agrees with the tallies": (
+        "所告（右贤于左 / 左贤于右 / 左右钧）与算数相合"
+    ),
+    "the count announced (chun= 纯, qi= 奇) is the 贤获 under the reading xian-huo; 「左右钧」 has none": (
+        "所告之数（chun= 纯，qi= 奇）依 xian-huo 之读即贤获；「左右钧」不告数"
+    ),
     "each side counted is laid out in bundles of ten 纯 (缩), the 纯 left over (横) and the 奇 under them, "
     "which together are its tallies": "所数之每一方：十纯为一缩，余纯横于下，奇又缩诸纯下，合之即其算数",
     "no shooter looses more than a set of four arrows (乘矢) in a round": "每番每人所射不过一乘矢（四矢）",
-    "no more than 72 tallies released in a round: of 80 (箭筹八十) eight stay in the 中": "每番释算不过七十二：箭筹八十，八算留在中",
+    "no more than 72 tallies released in a round: of 80 (箭筹八十) eight stay in the 中": (
+        "每番释算不过七十二：箭筹八十，八算留在中"
+    ),
     "no more than eight tallies for one pair in a round: the 中 holds eight": "每番一耦之算不过八：中只容八算",
 }
 

@@ -195,17 +195,16 @@ def scope_text(results: Sequence[Result]) -> list[str]:
     from xiangshe.domain.trace import phase_span
     from xiangshe.reports.messages import batch_scope, scope_summary
 
-    scoped = [r for r in results if r.scope is not None]
+    scoped = [(r, r.scope) for r in results if r.scope is not None]
     if not scoped:
         return []
     if len(scoped) > SCOPE_LINES:
-        whole = sum(1 for r in scoped if r.scope.whole)
-        reached = set().union(*(r.scope.reached for r in scoped))
-        total = set(reached).union(*(r.scope.unreached for r in scoped))
+        whole = sum(1 for _, s in scoped if s.whole)
+        reached: set[str] = set().union(*(s.reached for _, s in scoped))
+        total = set(reached).union(*(s.unreached for _, s in scoped))
         return [f"{t('scope')}: {batch_scope(whole, len(scoped) - whole, len(reached), len(total))}"]
     out = []
-    for r in scoped:
-        s = r.scope
+    for r, s in scoped:
         line = scope_summary(
             s.claim(),
             len(s.phases),
@@ -292,7 +291,7 @@ def trace_json(r: Result) -> dict:
         "path": r.path,
         "ok": r.ok,
         "events": r.events,
-        "violations": [finding_json(f, c) for f, c in zip(r.findings, causes(r.findings))],
+        "violations": [finding_json(f, c) for f, c in zip(r.findings, causes(r.findings), strict=True)],
         "causes": cause_count(r),
         "suppressed": [suppressed_json(s) for s in r.suppressed],
         "not_applied": list(r.not_applied),
@@ -316,7 +315,7 @@ def check_json(results: Sequence[Result], readings: dict[str, str] | None = None
 
 
 def rule_json(r: Rule, readings: dict[str, str] | None = None) -> dict:
-    doc = {
+    doc: dict[str, object] = {
         "id": r.id,
         "name": r.name,
         "catalogue": r.catalogue,
@@ -337,7 +336,7 @@ def rule_json(r: Rule, readings: dict[str, str] | None = None) -> dict:
 
 
 def rules_json(rules: Iterable[Rule], readings: dict[str, str] | None = None) -> str:
-    doc = {"rules": [rule_json(r, readings) for r in rules]}
+    doc: dict[str, object] = {"rules": [rule_json(r, readings) for r in rules]}
     if readings is not None:
         doc["readings"] = readings
     return json.dumps(doc, ensure_ascii=False, indent=2)

@@ -296,7 +296,7 @@ def check_sarif(
     found = []
     for r in results:  # each staging's results in its place
         found += [input_result(e, index) for e in r.input_errors]
-        found += [result(f, r.path, index, c) for f, c in zip(r.findings, causes(r.findings))]
+        found += [result(f, r.path, index, c) for f, c in zip(r.findings, causes(r.findings), strict=True)]
         found += [suppressed_result(s, r.path, index) for s in r.suppressed]
     _message_strings(driver["rules"], found)
     run: dict = {

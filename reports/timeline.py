@@ -143,7 +143,8 @@ def _lane_label(trace: Trace, name: str) -> str:
 
 def _bands(events: Sequence[Event], px: int) -> tuple[list[Band], list[Band]]:
     phases = vocabulary().phases
-    bands, rounds = [], []
+    bands: list[Band] = []
+    rounds: list[Band] = []
     start = 0
     for i in range(1, len(events) + 1):
         if i == len(events) or events[i].phase != events[start].phase:
@@ -230,7 +231,8 @@ def _strips(trace: Trace, rep: Replay, px: int, top: float) -> list[Strip]:
             if stop <= start:
                 continue
             x, w = start * px, (stop - start) * px
-            title = f"{k}: {st}  (events {start + 1}–{stop}{', ' + dict(t.state_gloss).get(st, '') if dict(t.state_gloss).get(st) else ''})"
+            gloss = dict(t.state_gloss).get(st)
+            title = f"{k}: {st}  (events {start + 1}–{stop}{', ' + gloss if gloss else ''})"
             label = st if _fits(st, w, 11) else ""
             xs = tuple(x + 3 + k * LABEL_EVERY for k in range(int((w - 40) // LABEL_EVERY) + 1)) if label else ()
             segs.append(Segment(x, w, st, colours[st], label, title, xs))
@@ -276,7 +278,7 @@ def timeline(trace: Trace, rep: Replay, findings: Sequence[Finding], px: int | N
         x = e.index * px + (px - 1 - mark_w) / 2
         y = lane_y[e.actor]
         other = e.get("to") or e.get("for")
-        to_y = lane_y.get(other) + LANE_H / 2 if other in lane_y and other != e.actor else None
+        to_y = lane_y[other] + LANE_H / 2 if other in lane_y and other != e.actor else None
         title = _event_title(e)
         found = bad.get(e.index)
         if found:

@@ -30,7 +30,7 @@ def _variants() -> list:
         c for cs in translate(active_rules(), universe).constraints.values() for c in cs if c[0] == PRECEDENCE
     ]
     first = precedences[0][1][0]
-    drop = {e.line for e, lab in zip(trace.events, labs) if lab == first}
+    drop = {e.line for e, lab in zip(trace.events, labs, strict=True) if lab == first}
     removed = [line for n, line in enumerate(base, 1) if n not in drop]
     lv = next(e.line for e in trace.events if e.act == "旅" and e.obj and e.obj.kind == "觯")
     phase20 = next(i for i, line in enumerate(base) if line.startswith("phase Φ20"))

@@ -108,7 +108,7 @@ def test_a_deleted_refill_gives_one_finding_of_the_alternation() -> None:
     r123 = [f for f in found if f.rule == "ruo-you-yu-suan-ze-fan-wei-zhi"]
     assert len(r123) == 1 and r123[0].line > gone - 1
     by = causes(found)
-    roots = [f for f, c in zip(found, by) if c is None]
+    roots = [f for f, c in zip(found, by, strict=True) if c is None]
     assert sorted(f.rule for f in roots) == ["machine.suan", "ruo-you-yu-suan-ze-fan-wei-zhi"]
     assert len(found) > len(roots)
 

@@ -59,7 +59,8 @@ def edit_line(path: Path, n: int, tail: str) -> None:
 # -- --select / --ignore ----------------------------------------------------------------------------
 
 
-def test_by_default_every_check_applies_and_json_says_so(here: Path) -> None:
+@pytest.mark.usefixtures("here")
+def test_by_default_every_check_applies_and_json_says_so() -> None:
     d, code = doc("plan.trace")
     assert code == 1 and rules_of(d) == {"bu-guan-bu-shi"}
     assert d["traces"][0]["not_applied"] == [] and d["traces"][0]["suppressed"] == []
@@ -67,7 +68,8 @@ def test_by_default_every_check_applies_and_json_says_so(here: Path) -> None:
 
 
 @pytest.mark.parametrize("term", ["bu-guan-bu-shi", "不贯不释", "R120", "r120", "E", "scoring", "R12", "ALL"])
-def test_ignore_by_id_name_catalogue_or_group(here: Path, term: str) -> None:
+@pytest.mark.usefixtures("here")
+def test_ignore_by_id_name_catalogue_or_group(term: str) -> None:
     result = invoke("plan.trace", "--ignore", term)
     assert result.exit_code == 0, result.output
     assert "ok: 1 trace" in result.output
@@ -79,7 +81,8 @@ def test_ignore_by_id_name_catalogue_or_group(here: Path, term: str) -> None:
     assert "bu-guan-bu-shi" in d["traces"][0]["not_applied"]
 
 
-def test_select_applies_only_what_it_names(here: Path) -> None:
+@pytest.mark.usefixtures("here")
+def test_select_applies_only_what_it_names() -> None:
     result = invoke("plan.trace", "--select", "machine")
     assert result.exit_code == 0
     machines = len(tables())
@@ -92,7 +95,8 @@ def test_select_applies_only_what_it_names(here: Path) -> None:
     assert {"machine.shi", "wu-jie"} <= not_applied
 
 
-def test_select_and_ignore_combine_as_in_ruff(here: Path) -> None:
+@pytest.mark.usefixtures("here")
+def test_select_and_ignore_combine_as_in_ruff() -> None:
     d, code = doc("plan.trace", "--select", "ALL", "--ignore", "不贯不释")
     assert code == 0 and d["traces"][0]["not_applied"] == ["bu-guan-bu-shi"]
 
@@ -498,7 +502,8 @@ def test_a_bad_baseline_is_bad_input(here: Path, content: str, line: int, fragme
 # -- GitHub annotations -----------------------------------------------------------------------------
 
 
-def test_github_annotations(here: Path) -> None:
+@pytest.mark.usefixtures("here")
+def test_github_annotations() -> None:
     result = invoke("plan.trace", "--format", "github")
     assert result.exit_code == 1
     assert result.stdout == (
@@ -555,7 +560,8 @@ def test_report_follows_the_configuration_and_the_suppressions(here: Path) -> No
     assert not (here / "plan3.html").exists()
 
 
-def test_junit_skips_the_checks_not_applied(here: Path) -> None:
+@pytest.mark.usefixtures("here")
+def test_junit_skips_the_checks_not_applied() -> None:
     import xml.etree.ElementTree as ET
 
     result = invoke("plan.trace", "--format", "junit", "--ignore", "R120、machine.jue")

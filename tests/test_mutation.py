@@ -83,7 +83,7 @@ def window_mutants(
 
 
 @cache
-def encoded(k: int, persons: tuple[str, ...]) -> tuple[Symbolic, tuple[z3.BoolRef, ...]]:
+def encoded(k: int, _persons: tuple[str, ...]) -> tuple[Symbolic, tuple[z3.BoolRef, ...]]:
     """Every encoded rule over one symbolic trace of k steps and the ceremony's cast (once)."""
     trace = parse_lines(HEADER + "主人 揖\n", "cast")
     sym = Symbolic(k, trace.cast)

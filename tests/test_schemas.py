@@ -428,7 +428,7 @@ def test_query_json_validates(args: tuple[str, ...]) -> None:
 def test_query_json_when_the_solver_gives_up_validates(monkeypatch: pytest.MonkeyPatch) -> None:
     from xiangshe.constraints import search
 
-    monkeypatch.setattr(search, "refute", lambda *a, **k: search.Unknown("timeout", 3))
+    monkeypatch.setattr(search, "refute", lambda *_a, **_k: search.Unknown("timeout", 3))
     result = invoke("query", *QUERIES[0], "--format", "json")
     assert result.exit_code == 3
     doc = json.loads(result.stdout)

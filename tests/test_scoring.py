@@ -220,7 +220,7 @@ def test_audit_example_fails_under_the_reading_that_makes_it_wrong(name: str) ->
     """A wrong count fails under the reading that makes it wrong and passes under the other."""
     path = AUDIT / f"{name}.trace"
     trace = parse_file(path, path.name)
-    for reading, want in zip(("margin", "whole"), EXPECTED[name]):
+    for reading, want in zip(("margin", "whole"), EXPECTED[name], strict=True):
         chosen = defaults() | {"xian-huo": reading}
         result = check_trace(trace, active_rules(chosen), chosen)
         assert {f.rule for f in result.findings} == want, (reading, [f.message for f in result.findings])

@@ -178,8 +178,10 @@ def test_dash_reads_a_pipe_and_names_it() -> None:
 def test_dash_reads_each_format(fmt: str) -> None:
     text = {
         "trace": SHORT,
-        "jsonl": '{"fragment": ""}\n{"actor": "主人", "act": "揖"}\n{"actor": "主人", "act": "拜", "to": "宾", "n": "2"}\n',
-        "json": '[{"fragment": ""}, {"actor": "主人", "act": "揖"},\n {"actor": "主人", "act": "拜", "to": "宾", "n": 2}]\n',
+        "jsonl": '{"fragment": ""}\n{"actor": "主人", "act": "揖"}\n'
+        '{"actor": "主人", "act": "拜", "to": "宾", "n": "2"}\n',
+        "json": '[{"fragment": ""}, {"actor": "主人", "act": "揖"},\n'
+        ' {"actor": "主人", "act": "拜", "to": "宾", "n": 2}]\n',
         "yaml": "- {fragment: ''}\n- {actor: 主人, act: 揖}\n- {actor: 主人, act: 拜, to: 宾, n: 2}\n",
     }[fmt]
     result = invoke("check", "-", "--stdin-format", fmt, input=text)

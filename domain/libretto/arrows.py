@@ -61,8 +61,8 @@ def _fit(res: dict[str, list[list[str]]], fixed: set[tuple[str, int]], outcome: 
     """Change free arrows (not given in options.arrows) until the tallies give `outcome`."""
 
     def margin() -> int:
-        r, l = tallies({k: (tuple(u), tuple(w)) for k, (u, w) in res.items()})
-        return r - l
+        right, left = tallies({k: (tuple(u), tuple(w)) for k, (u, w) in res.items()})
+        return right - left
 
     def ok(m: int) -> bool:
         return m > 0 if outcome == "右" else m < 0 if outcome == "左" else m == 0
@@ -142,6 +142,7 @@ class Arrows:
 
 
 def announced(margin: int) -> str:
-    """The count said with 「右贤于左」/「左贤于右」 (以纯数告；若有奇者，亦曰奇) as attributes: 3 → ` chun=一 qi=一`."""
+    """The count said with 「右贤于左」/「左贤于右」 (以纯数告；若有奇者，亦曰奇) as attributes:
+    3 → ` chun=一 qi=一`."""
     pairs, odd = divmod(margin, 2)
     return (f" chun={num(pairs)}" if pairs else "") + (" qi=一" if odd else "")

@@ -47,7 +47,8 @@ AUDIT_EXAMPLES: tuple[tuple[str, dict, str, str, str | None], ...] = (
     (
         "r131",
         {},
-        "fails audit.r131 only (under the default readings): the 释获者 counts the left (7 tallies = 三纯一奇) but lays out only the 奇 —\n"
+        "fails audit.r131 only (under the default readings): the 释获者 counts the left (7 tallies = 三纯一奇) "
+        "but lays out only the 奇 —\n"
         "「一纯以委，十则异之，其余如右获」 (郑注 on 其余如右获: 「謂所縮所横」): the three 纯 are not laid\n"
         "crosswise, so what is laid out is not the count.",
         "释获者 横 算 side=左 chun=三",
@@ -67,7 +68,8 @@ AUDIT_EXAMPLES: tuple[tuple[str, dict, str, str, str | None], ...] = (
                 "2:大夫耦:上射": ["不中", "不中", "中侯", "不中"],
             },
         },
-        "fails audit.r131 only (under the default readings): the right scores 21 (十纯一奇); the 释获者 lays the ten 纯 crosswise instead of\n"
+        "fails audit.r131 only (under the default readings): the right scores 21 (十纯一奇); "
+        "the 释获者 lays the ten 纯 crosswise instead of\n"
         "bundling them lengthwise — 「十纯则缩而委之，每委异之；有余纯，则横于下」 (郑注: 「縮從也」, 「易校數」;\n"
         "on 有余纯则横于下: 「又異之也」): only the 纯 left over after the bundles of ten lie crosswise.",
         "释获者 缩 算 side=右 chun=十",

@@ -33,7 +33,7 @@ def wu_suan(cast) -> list[Cup]:
     below = [*BELOW, *bearers]
     return [
         Cup(cup, bearers[k], holder, seated[k::n], below[k::n])
-        for k, (cup, holder) in enumerate(zip(("觯5", "觯6"), ["宾", *zun[:1]]))
+        for k, (cup, holder) in enumerate(zip(("觯5", "觯6"), ["宾", *zun[:1]], strict=False))
     ]
 
 

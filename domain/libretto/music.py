@@ -38,8 +38,8 @@ def beats(arrows: Arrows) -> Beats:
     off = [0, 0]
     outcome = o.outcome[1]
     for name, k, i in free[: max(1, len(free) // 5)]:
-        r, l = right - off[0] - (k == 0), left - off[1] - (k == 1)
-        if outcome != "钧" and ((r > l) if outcome == "右" else (l > r)):
+        r, left_ = right - off[0] - (k == 0), left - off[1] - (k == 1)
+        if outcome != "钧" and ((r > left_) if outcome == "右" else (left_ > r)):
             out[name][k][i] = "否"
             off[k] += 1
     if outcome == "钧":  # 钧: one 中正 of each side off the beat
@@ -54,5 +54,6 @@ def scored(arrows: Arrows, beat: Beats) -> tuple[int, int]:
     """The tallies of round 3 (右, 左): the 中正 on the beat."""
     res = arrows.results(3)
     return tuple(
-        sum(r == "中正" and b == "是" for name in res for r, b in zip(res[name][k], beat[name][k])) for k in (0, 1)
+        sum(r == "中正" and b == "是" for name in res for r, b in zip(res[name][k], beat[name][k], strict=False))
+        for k in (0, 1)
     )  # type: ignore[return-value]

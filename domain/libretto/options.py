@@ -30,7 +30,7 @@ def parse_arrow(spec: str) -> tuple[str, tuple[str, ...]]:
     Traceback (most recent call last):
     ...
     xiangshe.domain.libretto.options.StagingError: 2:上耦:上射=x,y: four results, not 2 (x, y); each one of 中正, 中侯, 不中, 射获, 猎获
-    """
+    """  # noqa: E501 (a doctest's expected message is one line)
     key, eq, values = spec.partition("=")
     parts = key.split(":")
     if not eq or len(parts) != 3:
