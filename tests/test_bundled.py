@@ -14,7 +14,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_the_places_are_the_packages_traces() -> None:
-    assert bundled.ROOT == ROOT and bundled.TRACES == ROOT / "traces"
+    # the installed package's own traces (the checkout, when installed editable; site-packages from a wheel)
+    package = Path(xiangshe.__file__).resolve().parent
+    assert bundled.ROOT == package and bundled.TRACES == package / "traces"
     for place in (bundled.VARIANTS, bundled.VIOLATIONS, bundled.KEEPS, bundled.AUDIT):
         assert place.is_dir() and place.parent == bundled.TRACES
     assert bundled.CANONICAL.is_file() and bundled.MANIFEST.is_file()

@@ -112,7 +112,7 @@ def test_examples_pass_and_fail_the_rule_they_illustrate(rule) -> None:
 
 def test_a_rule_without_a_violating_example_says_so(tmp_path: Path) -> None:
     rule = find_rule("bu-guan-bu-shi")[0]
-    x = explain(rule, tmp_path, STAGINGS, ROOT)  # an empty directory of violations
+    x = explain(rule, tmp_path, STAGINGS, bundled.ROOT)  # an empty directory of violations
     assert x.failing is None and x.failing_files == ()
     text = explain_text(x)
     assert "failing example  no violating example is bundled for this rule" in text

@@ -9,6 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from xiangshe.constraints.check import check_trace
+from xiangshe.domain import bundled
 from xiangshe.domain.libretto import Cast, Options, StagingError, generate, performance
 from xiangshe.domain.libretto.bundle import bundle
 from xiangshe.domain.libretto.perform import perform
@@ -17,7 +18,7 @@ from xiangshe.verify import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 #: the bundled stagings the libretto writes (test_the_bundle_is_these_stagings checks the list)
-BUNDLED = [ROOT / "traces" / "canonical.trace", *sorted((ROOT / "traces" / "variants").glob("*.trace"))]
+BUNDLED = [bundled.CANONICAL, *sorted(bundled.VARIANTS.glob("*.trace"))]
 
 
 @cache
