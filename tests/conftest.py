@@ -99,3 +99,14 @@ def canonical_result(canonical):
     from xiangshe.constraints.check import check_trace
 
     return check_trace(canonical)
+
+
+@pytest.fixture(scope="session")
+def rulecheck_report():
+    """check-rules' report on the bundled rulebook and stagings (what `xiangshe check-rules` prints),
+    computed once per worker: the tests of its formats render it instead of re-running the checks
+    (mark them `xdist_group("check-rules")` so that one worker computes it)."""
+    from xiangshe.constraints.readings import defaults
+    from xiangshe.constraints.rulecheck import check_bundled
+
+    return check_bundled(defaults(), redundancy=16, jobs=1)

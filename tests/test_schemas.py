@@ -89,9 +89,17 @@ def test_check_json_of_the_canonical_ceremony_validates() -> None:
     assert_valid("check", doc)
 
 
-def test_check_json_of_every_violating_example_validates() -> None:
-    doc = check_json(*(str(p.relative_to(ROOT)) for p in VIOLATIONS))
-    assert len(doc["traces"]) == len(VIOLATIONS)
+#: every violating example under -m slow; by default every seventh (deterministic, across every section)
+EXAMPLES = [
+    pytest.param(VIOLATIONS[::7], id="sample"),
+    pytest.param(VIOLATIONS, id="all", marks=pytest.mark.slow),
+]
+
+
+@pytest.mark.parametrize("examples", EXAMPLES)
+def test_check_json_of_every_violating_example_validates(examples) -> None:
+    doc = check_json(*(str(p.relative_to(ROOT)) for p in examples))
+    assert len(doc["traces"]) == len(examples)
     assert all(t["violations"] for t in doc["traces"])
     assert_valid("check", doc)
 
@@ -206,8 +214,9 @@ def test_bundled_stagings_as_json_lines_records_validate(trace: Path, trace_vali
     assert not errors, jsonschema.exceptions.best_match(errors)
 
 
-def test_every_violating_example_as_yaml_validates(trace_validator) -> None:
-    for path in VIOLATIONS:
+@pytest.mark.parametrize("examples", EXAMPLES)
+def test_every_violating_example_as_yaml_validates(trace_validator, examples) -> None:
+    for path in examples:
         text = yaml.safe_dump(records(path), allow_unicode=True)
         doc = yaml.safe_load(text)
         errors = list(trace_validator.iter_errors(doc))
@@ -439,9 +448,12 @@ def test_query_json_when_the_solver_gives_up_validates(monkeypatch: pytest.Monke
 
 
 @pytest.mark.z3
-def test_check_rules_json_validates_and_the_schema_is_strict() -> None:
-    result = invoke("check-rules", "--format", "json", "--redundancy", "3", "--jobs", "1")
-    doc = json.loads(result.stdout)
+@pytest.mark.xdist_group("check-rules")
+def test_check_rules_json_validates_and_the_schema_is_strict(rulecheck_report) -> None:
+    from xiangshe.constraints.readings import defaults
+    from xiangshe.reports.outputs import rulecheck_output
+
+    doc = json.loads(rulecheck_output(rulecheck_report, "json", defaults(), False))
     assert {c["check"] for c in doc["checks"]} == {"quotes", "machines", "vacuity", "consistency", "redundancy"}
     assert_valid("check-rules", doc)
     v = validator("check-rules")

@@ -184,6 +184,7 @@ def test_minimise_drops_what_the_counterexample_does_not_need() -> None:
     assert {f.rule for f in check_trace(parse_lines(small, "m")).findings} == {rule.id}
 
 
+@pytest.mark.xdist_group("check-rules")
 def test_check_rules_passes_and_reports_json() -> None:
     result = invoke("check-rules", "--format", "json")
     doc = json.loads(result.output)
@@ -207,17 +208,21 @@ def test_machine_checks_find_unreachable_and_trap_states() -> None:
     assert not item.ok and "unreachable: 丙" in item.message and "trap states" in item.message
 
 
-def test_check_rules_sarif_validates_and_junit_parses() -> None:
+@pytest.mark.xdist_group("check-rules")
+def test_check_rules_sarif_validates_and_junit_parses(rulecheck_report) -> None:
     import xml.etree.ElementTree as ET
 
     import jsonschema
 
+    from xiangshe.constraints.readings import defaults
+    from xiangshe.reports.outputs import rulecheck_output
+
     root = Path(__file__).resolve().parents[1]
     schema = json.loads((root / "tests" / "schemas" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
-    log = json.loads(invoke("check-rules", "--format", "sarif").output)
+    log = json.loads(rulecheck_output(rulecheck_report, "sarif", defaults(), False))
     jsonschema.validate(log, schema)
     assert log["runs"][0]["properties"]["ok"] is True
-    suites = ET.fromstring(invoke("check-rules", "--format", "junit").output.encode())
+    suites = ET.fromstring(rulecheck_output(rulecheck_report, "junit", defaults(), False).encode())
     assert suites.get("failures") == "0" and int(suites.get("tests")) > 100
 
 
