@@ -101,10 +101,10 @@ class Scope:
     def claim(self) -> str:
         """What the staging claims to be, in words."""
         if self.whole:
-            return "the whole ceremony"
-        return (
-            ("a fragment (" + phase_span(self.declared) + ")") if self.declared else "a fragment (its phases not named)"
-        )
+            return Message("scope.claim-whole")
+        if self.declared:
+            return Message("scope.claim-fragment", span=phase_span(self.declared))
+        return Message("scope.claim-fragment-unnamed")
 
 
 def required_phases(trace: Trace) -> tuple[str, ...]:

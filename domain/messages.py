@@ -127,6 +127,9 @@ CATALOGUE: tuple[Entry, ...] = (
         "{phase} is outside the fragment's phases ({span}, line {line})",
         "{phase} 不在片段所声明之节内（{span}，第 {line} 行）",
     ),
+    Entry("XS204", "scope.claim-whole", "the whole ceremony", "全礼"),
+    Entry("XS205", "scope.claim-fragment", "a fragment ({span})", "片段（{span}）"),
+    Entry("XS206", "scope.claim-fragment-unnamed", "a fragment (its phases not named)", "片段（未言其节）"),
     # the scoring audit's checks (constraints/scoring.py)
     Entry(
         "XS301",

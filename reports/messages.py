@@ -472,9 +472,7 @@ def scope_summary(
     names = ", ".join(unreached[:6]) + (" …" if len(unreached) > 6 else "")
     total = triggered + len(unreached)
     if language() == "zh":
-        claim = {"the whole ceremony": "全礼"}.get(
-            claim, claim.replace("a fragment", "片段").replace("its phases not named", "未言其节")
-        )
+        claim = say(claim)  # a catalogue Message (constraints/scope.py)
         left = (
             ("事毕无遗" if whole else "末无未竟")
             if not opened
