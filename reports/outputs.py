@@ -151,13 +151,13 @@ def query_json(answer) -> dict:
     doc = {
         "property": dict(answer.data),
         "depth": answer.depth,
-        "holds": answer.holds is True,
+        "holds": answer.holds,  # True, False, or None when the solver gave up
         "readings": answer.readings,
     }
     if answer.holds is False:
         doc |= {"counterexample": answer.text, "steps": answer.steps}
     elif answer.holds is None:
-        doc |= {"holds": None, "outcome": f"unknown: {answer.reason}"}
+        doc["outcome"] = f"unknown: {answer.reason}"
     return doc
 
 
