@@ -390,20 +390,29 @@ def query(
 @check_rules_options
 @reading_options
 def check_rules(
-    fmt: str, redundancy: int, search_all: bool, jobs: int, reading: tuple[str, ...], readings_file: Path | None
+    fmt: str,
+    redundancy: int,
+    search_all: bool,
+    jobs: int,
+    rule_words: tuple[str, ...],
+    reading: tuple[str, ...],
+    readings_file: Path | None,
 ) -> None:
     """CI checks on the rulebook: quotes, machines, vacuity, consistency (and redundancy).
 
     \b
     Exit status: 0 every check holds; 1 a check fails.
     """
+    from xiangshe.constraints.counterexample import target
+    from xiangshe.constraints.rulebook import active_rules
     from xiangshe.constraints.rulecheck import check_bundled
     from xiangshe.reports.outputs import rulecheck_output
 
     chosen = _readings(reading, readings_file)
+    only = [located(target, word, active_rules(chosen)).id for word in rule_words]
     tty = sys.stderr.isatty()
     progress = (lambda msg: echo(f"\r\033[K… {msg}", err=True, nl=False)) if tty else None
-    report = check_bundled(chosen, redundancy, search_all, progress, jobs)
+    report = check_bundled(chosen, redundancy, search_all, progress, jobs, only)
     if tty:
         echo("\r\033[K", err=True, nl=False)
     echo(rulecheck_output(report, fmt, chosen, search_all))

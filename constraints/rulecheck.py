@@ -81,6 +81,8 @@ class Item:
 @dataclass
 class Report:
     items: list[Item] = field(default_factory=list)
+    #: the rules checked when check-rules was asked for some only (`--rule`); None: every rule in force
+    only: list[str] | None = None
 
     @property
     def ok(self) -> bool:
@@ -217,7 +219,9 @@ def check_consistency(rules: Sequence[Rule], stagings: Sequence[Trace], readings
 
 
 def _z3_consistency(rules: Sequence[Rule], k: int = 4) -> Item:
-    """All rules and machines together admit a trace of k real events (z3, with an unsat core)."""
+    """All rules and machines together admit a trace of k real events (z3). Asked first without
+    tracking (tracked assertions make z3 several times slower: it cannot simplify across them);
+    only if they conflict is it asked again, tracking each rule, for the unsat core naming them."""
     import z3
 
     from xiangshe.constraints.search import Search, search_cast
@@ -226,17 +230,17 @@ def _z3_consistency(rules: Sequence[Rule], k: int = 4) -> Item:
 
     encoded = [r for r in rules if r.encoded]
     search = Search(k, set(vocabulary().acts), search_cast())
-    s = Solver()
-    s.set("random_seed", 0)
-    s.set("core.minimize", True)
-    tracked = {}
     formulas = [r.template.encode(search.sym) for r in encoded]
-    s.add(*search.sym.constraints, *search.constraints)
-    s.add(*[search.sym.slots["act"][t] != 0 for t in search.sym.steps])
-    for r, f in zip(encoded, formulas, strict=True):
-        lit = z3.Bool(r.id)
-        tracked[r.id] = r
-        s.assert_and_track(f, lit)
+    real = [search.sym.slots["act"][t] != 0 for t in search.sym.steps]
+
+    def solver() -> Solver:
+        s = Solver()
+        s.set("random_seed", 0)
+        s.add(*search.sym.constraints, *search.constraints, *real)
+        return s
+
+    s = solver()
+    s.add(*formulas)
     result = s.check()
     if result == z3.sat:
         return Item(
@@ -246,6 +250,16 @@ def _z3_consistency(rules: Sequence[Rule], k: int = 4) -> Item:
             Message("rulecheck.z3-holds", rules=len(encoded), events=k),
         )
     if result == z3.unknown:
+        return Item(
+            "consistency", "z3", False, Message("rulecheck.z3-gave-up", reason=s.reason_unknown()), severity="warning"
+        )
+    s = solver()
+    s.set("core.minimize", True)
+    tracked = {}
+    for r, f in zip(encoded, formulas, strict=True):
+        tracked[r.id] = r
+        s.assert_and_track(f, z3.Bool(r.id))
+    if s.check() != z3.unsat:  # unsat without tracking, but no core with it: z3 gave up on the core
         return Item(
             "consistency", "z3", False, Message("rulecheck.z3-gave-up", reason=s.reason_unknown()), severity="warning"
         )
@@ -269,8 +283,10 @@ def check_redundancy(
     search_all: bool = False,
     progress: Progress | None = None,
     jobs: int = 1,
+    subjects: Sequence[Rule] | None = None,
 ) -> list[Item]:
-    """Is each encoded rule independent of the machines and the other rules? A witness settles it:
+    """Is each encoded rule (of `subjects`; by default, of `rules`) independent of the machines and
+    the other rules? A witness settles it:
     a trace that breaks the rule and nothing else (its bundled violating example, checked now under
     the readings in force). A rule without one is searched by z3 for a counterexample of at most
     `depth` steps (every rule is, with `search_all`); none found: reported as implied up to that
@@ -278,7 +294,7 @@ def check_redundancy(
     loads the rulebook under the same readings: only for rules of the rulebook)."""
     from xiangshe.constraints.search import witness
 
-    encoded = [r for r in rules if r.encoded]
+    encoded = [r for r in (rules if subjects is None else subjects) if r.encoded]
     verdicts: dict[str, Item] = {}
     to_search = []
     for i, r in enumerate(encoded, 1):
@@ -424,19 +440,24 @@ def check_rulebook(
     search_all: bool = False,
     progress: Progress | None = None,
     jobs: int = 1,
+    only: Sequence[Rule] | None = None,
 ) -> Report:
-    report = Report()
+    """Every check on `rules`; with `only`, the checks of those rules alone: their vacuity, their
+    consistency with the machines (in the stagings and in z3) and their independence of everything
+    else in force (a witness breaks the rule and no other rule of `rules`)."""
+    checked = rules if only is None else only
+    report = Report(only=None if only is None else [r.id for r in only])
     steps: tuple[tuple[str, Callable[[], list[Item]]], ...] = (
-        ("quotes", lambda: check_quotes(rules, tables)),
+        ("quotes", lambda: check_quotes(checked, tables)),
         ("machines", lambda: check_machines(tables)),
-        ("vacuity", lambda: check_vacuity(rules, stagings, load_vacuity_allowlist(rules))),
-        ("consistency", lambda: check_consistency(rules, stagings, readings)),
+        ("vacuity", lambda: check_vacuity(checked, stagings, load_vacuity_allowlist(rules))),
+        ("consistency", lambda: check_consistency(checked, stagings, readings)),
     )
     for name, step in steps:
         if progress:
             progress(name)
         report.add(*step())
-    report.add(*check_redundancy(rules, readings, examples, redundancy, search_all, progress, jobs))
+    report.add(*check_redundancy(rules, readings, examples, redundancy, search_all, progress, jobs, checked))
     return report
 
 
@@ -446,16 +467,23 @@ def check_bundled(
     search_all: bool = False,
     progress: Progress | None = None,
     jobs: int = 1,
+    only: Sequence[str] = (),
 ) -> Report:
     """`check_rulebook` on the rules in force under `readings`, the machines, and the bundled stagings
-    and violating examples (what `xiangshe check-rules` checks)."""
+    and violating examples (what `xiangshe check-rules` checks); `only`: the ids of the rules to
+    check (`--rule`), every rule in force when empty."""
     from xiangshe.constraints.rulebook import active_rules
     from xiangshe.domain import bundled
     from xiangshe.domain.parse import parse_file
     from xiangshe.fsm.table import tables
 
+    rules = active_rules(readings)
+    wanted = set(only) if only else None
+    chosen = None if wanted is None else [r for r in rules if r.id in wanted]
     stagings = [parse_file(p, bundled.shown(p)) for p in bundled.stagings()]
-    examples = {rid: [parse_file(p, bundled.shown(p)) for p in paths] for rid, paths in bundled.violations().items()}
-    return check_rulebook(
-        active_rules(readings), tables(), stagings, readings, examples, redundancy, search_all, progress, jobs
-    )
+    examples = {
+        rid: [parse_file(p, bundled.shown(p)) for p in paths]
+        for rid, paths in bundled.violations().items()
+        if wanted is None or rid in wanted
+    }
+    return check_rulebook(rules, tables(), stagings, readings, examples, redundancy, search_all, progress, jobs, chosen)

@@ -334,6 +334,12 @@ CATALOGUE: tuple[Entry, ...] = (
         "independent: a counterexample of {steps} steps (z3)",
         "独立：有 {steps} 步的反例（z3）",
     ),
+    Entry(
+        "XS425",
+        "rulecheck.only",
+        "checked {n} named rule(s) only ({ids}), not the rest of the rulebook",
+        "只检查了所指名的 {n} 条规则（{ids}），未检查规则集的其余部分",
+    ),
     # what explain's examples show (constraints/explain.py)
     Entry("XS501", "example.whole", "the trace as a whole breaks the rule", "整份仪注违反此规则"),
     Entry("XS502", "example.line", "the line the rule objects to", "规则所指摘的一行"),

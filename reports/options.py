@@ -376,6 +376,14 @@ def check_rules_options(f):
             show_default="the cores",
             help="processes for the z3 searches",
         ),
+        click.option(
+            "--rule",
+            "rule_words",
+            multiple=True,
+            metavar="RULE",
+            help="check only this rule (id, Chinese name or catalogue id; repeatable): its vacuity, its "
+            "consistency with the machines and its independence of every other rule in force",
+        ),
     ]
     return _apply(options, f)
 

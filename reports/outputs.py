@@ -47,7 +47,10 @@ def rulecheck_json(report, readings: dict[str, str]) -> str:
         }
         for i in report.items
     ]
-    return json.dumps({"ok": report.ok, "readings": readings, "checks": checks}, ensure_ascii=False, indent=2)
+    doc = {"ok": report.ok, "readings": readings, "checks": checks}
+    if report.only is not None:
+        doc["rules"] = report.only
+    return json.dumps(doc, ensure_ascii=False, indent=2)
 
 
 def rulecheck_output(report, fmt: str, readings: dict[str, str], search_all: bool) -> str:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from xiangshe.constraints.check import Finding, Result, Suppressed, causes
 from xiangshe.constraints.rulebook import Rule
-from xiangshe.domain.messages import Join
+from xiangshe.domain.messages import Join, Message
 from xiangshe.domain.text import TEXT
 from xiangshe.domain.visible import clip, shorten, visible
 from xiangshe.reports import messages as msg
@@ -536,5 +536,7 @@ def rulecheck_text(report, search_all: bool) -> str:
     for i in report.items:
         good, total = by.get(i.check, (0, 0))
         by[i.check] = (good + (i.ok or i.severity != "error"), total + 1)
+    if report.only is not None:
+        out.append(msg.say(Message("rulecheck.only", n=len(report.only), ids=", ".join(report.only))))
     out.append(msg.rulecheck_summary(by, report.ok))
     return "\n".join(out)

@@ -114,7 +114,7 @@ def test_every_command_runs_from_the_installed_script_outside_the_checkout(tmp_p
         ("counterexample", "bai-ci-bai-ru", "--format", "json"): 1,
         ("query", "precedence", "--first", "宾 拜赐", "--then", "主人 拜辱", "--depth", "3"): 0,
         ("query", "precedence", "--first", "主人 拜辱", "--then", "宾 拜赐", "--depth", "3"): 1,
-        ("check-rules", "--format", "json"): 0,
+        ("check-rules", "--rule", "bu-guan-bu-shi", "--format", "json"): 0,  # CI runs the whole
     }
     for args, status in steps.items():
         done = run(*args, cwd=tmp_path)
