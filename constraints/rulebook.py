@@ -371,9 +371,20 @@ def load_rules(rules_dir: Path = RULES_DIR) -> tuple[Rule, ...]:
     return tuple(sorted(rules, key=lambda r: (r.catalogue or "R999", r.id)))
 
 
+def cached_rules(rules_dir: Path = RULES_DIR) -> tuple[Rule, ...]:
+    """`load_rules(rules_dir)`, from the cache of derived artefacts when its files are unchanged
+    (domain/cache.py): the key hashes every rule file, as named in the rules' locations, besides the
+    package's code and data. A rulebook that does not load is never stored: its error is raised anew."""
+    from xiangshe.domain.cache import derived
+
+    root = rules_dir.parents[1]
+    sources = [(path.relative_to(root).as_posix(), path) for path in sorted(rules_dir.glob("*.md"))]
+    return derived("rulebook", sources, lambda: load_rules(rules_dir))
+
+
 @cache
 def rulebook() -> tuple[Rule, ...]:
-    return load_rules()
+    return cached_rules()
 
 
 def active_rules(readings: dict[str, str] | None = None) -> tuple[Rule, ...]:

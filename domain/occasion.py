@@ -71,6 +71,14 @@ class OccasionField:
 
 @cache
 def occasion_fields() -> dict[str, OccasionField]:
+    """The fields of the occasion ([occasion] of domain/vocabulary.toml), from the cache of derived
+    artefacts when it is there (domain/cache.py)."""
+    from xiangshe.domain.cache import derived
+
+    return derived("occasion", (), load_occasion_fields)
+
+
+def load_occasion_fields() -> dict[str, OccasionField]:
     data = tomllib.loads(VOCABULARY_PATH.read_text(encoding="utf-8")).get("occasion", {})
     out = {}
     for key in FIELDS:

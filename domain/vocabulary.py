@@ -309,4 +309,7 @@ def load_vocabulary(path: Path = VOCABULARY_PATH) -> Vocabulary:
 
 @cache
 def vocabulary() -> Vocabulary:
-    return load_vocabulary()
+    """The package's vocabulary, from the cache of derived artefacts when it is there (domain/cache.py)."""
+    from xiangshe.domain.cache import derived
+
+    return derived("vocabulary", (), load_vocabulary)

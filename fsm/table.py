@@ -148,7 +148,15 @@ def load_table(path: Path, vocab: Vocabulary) -> Table:
 
 @cache
 def tables() -> tuple[Table, ...]:
-    """All machine tables, sorted by name, checked against each other."""
+    """All machine tables, sorted by name, checked against each other; from the cache of derived
+    artefacts when it is there (domain/cache.py: the tables are among the package's data it hashes)."""
+    from xiangshe.domain.cache import derived
+
+    return derived("tables", (), load_tables)
+
+
+def load_tables() -> tuple[Table, ...]:
+    """All machine tables, read from `TABLES_DIR`, sorted by name, checked against each other."""
     vocab = vocabulary()
     out = sorted((load_table(p, vocab) for p in sorted(TABLES_DIR.glob("*.toml"))), key=lambda t: t.slug)
     owner: dict[str, str] = {}
