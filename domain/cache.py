@@ -27,7 +27,6 @@ import os
 import pickle
 import stat
 import sys
-import tempfile
 from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
@@ -92,7 +91,9 @@ def _trusted(fd: int) -> bool:
     if not hasattr(os, "getuid"):  # Windows: the user's own profile holds the cache
         return True
     mine = os.fstat(fd)
-    return stat.S_ISREG(mine.st_mode) and mine.st_uid == os.getuid() and not mine.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+    return (
+        stat.S_ISREG(mine.st_mode) and mine.st_uid == os.getuid() and not mine.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+    )
 
 
 def _read(path: Path, entry_key: str) -> tuple[bool, Any]:
@@ -113,6 +114,8 @@ def _read(path: Path, entry_key: str) -> tuple[bool, Any]:
 
 
 def _write(folder: Path, name: str, entry_key: str, value: object) -> None:
+    import tempfile  # only to write: a warm run does without it
+
     try:
         folder.mkdir(parents=True, exist_ok=True)
         data = pickle.dumps((FORMAT, entry_key, value), protocol=pickle.HIGHEST_PROTOCOL)
