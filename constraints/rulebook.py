@@ -15,7 +15,6 @@ of the key it is about. The language is documented in docs/rulebook.md.
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import MISSING, dataclass, field
 from functools import cache
 from pathlib import Path
@@ -231,6 +230,8 @@ def key_lines(body: str, at: int) -> dict[str, int]:
 def parse_rule_block(body: str, where: str, at: int, headings: tuple[str, ...], vocab: Vocabulary) -> Rule:
     """One rule from the TOML of its block, whose ```rule fence is line `at` of `where` (the rule's
     location); an error is located at the line of the key it is about."""
+    import tomllib  # only when a source is read: the cache (domain/cache.py) spares the import
+
     try:
         data = tomllib.loads(body)
     except tomllib.TOMLDecodeError as err:

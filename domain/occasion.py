@@ -30,7 +30,6 @@ the 虎中, the 龙旃 and the 采侯; in a 堂 with a 室 (庠: the 寝 or the 
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -79,6 +78,8 @@ def occasion_fields() -> dict[str, OccasionField]:
 
 
 def load_occasion_fields() -> dict[str, OccasionField]:
+    import tomllib  # only when a source is read: the cache (domain/cache.py) spares the import
+
     data = tomllib.loads(VOCABULARY_PATH.read_text(encoding="utf-8")).get("occasion", {})
     out = {}
     for key in FIELDS:

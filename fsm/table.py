@@ -8,7 +8,6 @@ There are no callbacks and no conditions: nothing that z3 could not see.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -85,6 +84,8 @@ def _line_of(raw_lines: list[str], needle: str, start: int = 0) -> int:
 
 
 def load_table(path: Path, vocab: Vocabulary) -> Table:
+    import tomllib  # only when a source is read: the cache (domain/cache.py) spares the import
+
     where = str(path.relative_to(path.parents[2])) if len(path.parents) > 2 else str(path)
     raw = path.read_text(encoding="utf-8")
     raw_lines = raw.splitlines()
