@@ -159,7 +159,7 @@ def derived(name: str, sources: Iterable[tuple[str, Path]], build: Callable[[], 
         return build()
     hit, value = _read(folder / f"{name}-{entry_key}.pickle", entry_key)
     if hit:
-        return value  # type: ignore[no-any-return]  # what `build` returned when it was stored
+        return value  # what `build` returned when it was stored (the key names the sources and the code)
     value = build()
     _write(folder, name, entry_key, value)
     return value
