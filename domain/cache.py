@@ -4,8 +4,11 @@ Loading them means parsing TOML, locating every quote in the text and checking e
 against the vocabulary — most of a short `check`. The result depends only on the package's code
 and data files, so it is kept in the user's cache directory (`platformdirs.user_cache_dir`, or
 `XIANGSHE_CACHE_DIR`), one file per artefact, named by a SHA-256 of the Python version, the package's
-code (domain/, fsm/, constraints/) and the source files it was derived from. An edited source gives
-another name: the old entry is never read again (and is pruned). `XIANGSHE_NO_CACHE=1` bypasses it.
+code (domain/, fsm/, constraints/) and the source files it was derived from. The code is hashed
+rather than the package's version: an edited checkout gets a new key without a new version number
+(and reading the version would cost an import of importlib.metadata on every run). An edited source
+gives another name: the old entry is never read again, and is pruned once four newer ones of its
+artefact are there. `XIANGSHE_NO_CACHE=1` bypasses the cache.
 
 Only a successful load is stored: a load that raises (a bad rule, a missing quote …) raises on every
 run, exactly as without the cache. Anything wrong with the cache itself — a missing or read-only
@@ -150,7 +153,10 @@ def _prune(folder: Path, name: str) -> None:
 def derived(name: str, sources: Iterable[tuple[str, Path]], build: Callable[[], T]) -> T:
     """The artefact `name`: from the cache if an entry for these sources is there, else `build()`
     (stored when it returns; whatever it raises is raised, and nothing is stored)."""
-    folder = cache_dir()
+    try:
+        folder = cache_dir()
+    except Exception:  # noqa: BLE001 — no home directory to find a cache in: no cache
+        folder = None
     if folder is None:
         return build()
     try:
