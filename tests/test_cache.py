@@ -180,3 +180,21 @@ def test_runs_fill_the_cache_together_then_read_it_and_say_the_same(tmp_path: Pa
         path.write_bytes(b"corrupt")
     assert _check(env, CANONICAL).communicate() == plain
     assert all(path.read_bytes() != b"corrupt" for path in entries(folder).values())
+
+
+def test_a_warm_check_imports_neither_transitions_nor_tomllib(tmp_path: Path) -> None:
+    """What the cache holds is not derived again: the libraries that derive it stay unimported."""
+    code = (
+        "import sys\nfrom xiangshe import verify\n"
+        "try:\n    verify.cli.main(['check', '-'], standalone_mode=False)\n"
+        "except SystemExit:\n    pass\n"
+        "print(sorted(m for m in ('transitions', 'tomllib', 'z3', 'jinja2') if m in sys.modules))"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "XIANGSHE_NO_CACHE"}
+    env["XIANGSHE_CACHE_DIR"] = str(tmp_path / "cache")
+    one = "fragment Φ01\nphase Φ01\n主人 戒 to=宾\n"
+    run = [sys.executable, "-c", code]
+    cold = subprocess.run(run, cwd=tmp_path, env=env, input=one, capture_output=True, text=True, check=True)
+    assert cold.stdout.splitlines()[-1] == "['tomllib', 'transitions']"  # derived, and stored
+    warm = subprocess.run(run, cwd=tmp_path, env=env, input=one, capture_output=True, text=True, check=True)
+    assert warm.stdout.splitlines()[-1] == "[]"
