@@ -22,7 +22,6 @@ a wrong type or an unknown rule is bad input located at its line, with a "did yo
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -131,6 +130,8 @@ def load(path: Path, shown: str) -> Config:
         raise InputError(shown, None, f"cannot read: {err.strerror}") from None
     except UnicodeDecodeError:
         raise InputError(shown, None, "not UTF-8 text") from None
+    import tomllib  # only when there is a configuration file to read
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:

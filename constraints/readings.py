@@ -8,7 +8,6 @@ another. A reading that cannot be checked on a trace (`encoded = false`) is refu
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -40,6 +39,16 @@ class Point:
 
 @cache
 def points() -> dict[str, Point]:
+    """The contested points of constraints/readings.toml, from the cache of derived artefacts when
+    it is there (domain/cache.py)."""
+    from xiangshe.domain.cache import derived
+
+    return derived("readings", (), load_points)
+
+
+def load_points() -> dict[str, Point]:
+    import tomllib  # only when a source is read: the cache (domain/cache.py) spares the import
+
     data = tomllib.loads(READINGS_PATH.read_text(encoding="utf-8"))
     out = {}
     for name, p in data.items():
@@ -68,6 +77,8 @@ def select(
     chosen = defaults() | (base or {})
     pairs: list[tuple[str, str, str]] = []
     if path is not None:
+        import tomllib  # only for a readings file
+
         try:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError) as err:

@@ -15,7 +15,6 @@ of the key it is about. The language is documented in docs/rulebook.md.
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import MISSING, dataclass, field
 from functools import cache
 from pathlib import Path
@@ -231,6 +230,8 @@ def key_lines(body: str, at: int) -> dict[str, int]:
 def parse_rule_block(body: str, where: str, at: int, headings: tuple[str, ...], vocab: Vocabulary) -> Rule:
     """One rule from the TOML of its block, whose ```rule fence is line `at` of `where` (the rule's
     location); an error is located at the line of the key it is about."""
+    import tomllib  # only when a source is read: the cache (domain/cache.py) spares the import
+
     try:
         data = tomllib.loads(body)
     except tomllib.TOMLDecodeError as err:
@@ -371,9 +372,20 @@ def load_rules(rules_dir: Path = RULES_DIR) -> tuple[Rule, ...]:
     return tuple(sorted(rules, key=lambda r: (r.catalogue or "R999", r.id)))
 
 
+def cached_rules(rules_dir: Path = RULES_DIR) -> tuple[Rule, ...]:
+    """`load_rules(rules_dir)`, from the cache of derived artefacts when its files are unchanged
+    (domain/cache.py): the key hashes every rule file, as named in the rules' locations, besides the
+    package's code and data. A rulebook that does not load is never stored: its error is raised anew."""
+    from xiangshe.domain.cache import derived
+
+    root = rules_dir.parents[1]
+    sources = [(path.relative_to(root).as_posix(), path) for path in sorted(rules_dir.glob("*.md"))]
+    return derived("rulebook", sources, lambda: load_rules(rules_dir))
+
+
 @cache
 def rulebook() -> tuple[Rule, ...]:
-    return load_rules()
+    return cached_rules()
 
 
 def active_rules(readings: dict[str, str] | None = None) -> tuple[Rule, ...]:

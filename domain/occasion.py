@@ -30,7 +30,6 @@ the 虎中, the 龙旃 and the 采侯; in a 堂 with a 室 (庠: the 寝 or the 
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -71,6 +70,16 @@ class OccasionField:
 
 @cache
 def occasion_fields() -> dict[str, OccasionField]:
+    """The fields of the occasion ([occasion] of domain/vocabulary.toml), from the cache of derived
+    artefacts when it is there (domain/cache.py)."""
+    from xiangshe.domain.cache import derived
+
+    return derived("occasion", (), load_occasion_fields)
+
+
+def load_occasion_fields() -> dict[str, OccasionField]:
+    import tomllib  # only when a source is read: the cache (domain/cache.py) spares the import
+
     data = tomllib.loads(VOCABULARY_PATH.read_text(encoding="utf-8")).get("occasion", {})
     out = {}
     for key in FIELDS:

@@ -11,7 +11,6 @@ entry's pinyin slug or its English alias (`en`), case-insensitive.
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache, cached_property
@@ -272,6 +271,8 @@ def _value_aliases(table: dict, values: list, path: str, section: str) -> dict[s
 
 
 def load_vocabulary(path: Path = VOCABULARY_PATH) -> Vocabulary:
+    import tomllib  # only when a source is read: the cache (domain/cache.py) spares the import
+
     where = str(path)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -309,4 +310,7 @@ def load_vocabulary(path: Path = VOCABULARY_PATH) -> Vocabulary:
 
 @cache
 def vocabulary() -> Vocabulary:
-    return load_vocabulary()
+    """The package's vocabulary, from the cache of derived artefacts when it is there (domain/cache.py)."""
+    from xiangshe.domain.cache import derived
+
+    return derived("vocabulary", (), load_vocabulary)

@@ -9,21 +9,34 @@ replay goes on and every refusal of a trace is found (the z3 relation has the sa
 table into a dict act → state → state: the tables have no callbacks and no conditions (nothing z3
 could not see), so firing a trigger does no more than that lookup, and the lookup costs a hundredth
 of a trigger. `replay_triggers` fires every event as a trigger on a `transitions` model; the tests
-hold the two to the same result.
+hold the two to the same result. The edges of the package's tables are kept with the other derived
+artefacts (domain/cache.py): a run that finds them there does not import `transitions`.
 """
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-
-from transitions import Machine, MachineError
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from xiangshe.domain.trace import Event, Person, Trace
 from xiangshe.fsm.table import Table, table_for_object, tables
 
-logging.getLogger("transitions").setLevel(logging.ERROR)
+if TYPE_CHECKING:
+    from transitions import Machine
+
+Edges = dict[str, dict[str, str]]  # act → source state → destination state
+
+
+def _machine(**config: Any) -> Machine:
+    """A `transitions` Machine (imported when one is first needed; its log is kept to errors)."""
+    import logging
+
+    from transitions import Machine
+
+    logging.getLogger("transitions").setLevel(logging.ERROR)
+    return Machine(**config)
 
 
 @dataclass(frozen=True)
@@ -77,19 +90,36 @@ _STEPS: dict[int, Steps] = {}
 _OBJECT_STEPS: dict[str, Steps | None] = {}
 
 
+def machine_edges(table: Table) -> Edges:
+    """The edges of `table`'s `transitions` Machine."""
+    machine = _machine(model=None, **table.config())
+    by_act: Edges = {}
+    for act, event in machine.events.items():
+        row = by_act[act] = {}
+        for source, found in event.transitions.items():
+            if len(found) != 1 or found[0].conditions:
+                raise ValueError(f"{table.path}: {act} from {source} is not one plain edge")
+            dest = found[0].dest
+            row[source] = source if dest is None else dest
+    return by_act
+
+
+@cache
+def package_edges() -> dict[str, Edges]:
+    """The edges of every table of the package, by table name, from the cache of derived artefacts
+    when they are there (domain/cache.py: keyed by the tables' files and the code)."""
+    from xiangshe.domain.cache import derived
+
+    return derived("machine-edges", (), lambda: {t.name: machine_edges(t) for t in tables()})
+
+
 def steps(table: Table) -> Steps:
-    """The edges of `table`'s `transitions` Machine, collected once per table."""
+    """The edges of `table`'s `transitions` Machine, collected once per table (for one of the
+    package's tables, read from the cache of derived artefacts)."""
     got = _STEPS.get(id(table))
     if got is None or got.table is not table:
-        machine = Machine(model=None, **table.config())
-        by_act: dict[str, dict[str, str]] = {}
-        for act, event in machine.events.items():
-            row = by_act[act] = {}
-            for source, found in event.transitions.items():
-                if len(found) != 1 or found[0].conditions:
-                    raise ValueError(f"{table.path}: {act} from {source} is not one plain edge")
-                dest = found[0].dest
-                row[source] = source if dest is None else dest
+        own = any(t is table for t in tables())
+        by_act = package_edges()[table.name] if own else machine_edges(table)
         got = _STEPS[id(table)] = Steps(
             table, by_act, table.name, table.initial, table.name if table.is_person else None
         )
@@ -117,7 +147,7 @@ class _Instances:
             model = _Model(key)
             machine = self.machines.get(table.name)
             if machine is None:
-                machine = self.machines[table.name] = Machine(model=[model], **table.config())
+                machine = self.machines[table.name] = _machine(model=[model], **table.config())
             else:
                 machine.add_model(model)
             self.models[(table.name, key)] = model
@@ -181,6 +211,8 @@ def replay(trace: Trace) -> Replay:
 
 def replay_triggers(trace: Trace) -> Replay:
     """Replay `trace` firing every event as a trigger on a `transitions` model of each instance."""
+    from transitions import MachineError
+
     out = Replay()
     inst = _Instances()
     by_person = {name: person_tables(p) for name, p in trace.cast.persons.items()}

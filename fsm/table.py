@@ -8,7 +8,6 @@ There are no callbacks and no conditions: nothing that z3 could not see.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -85,6 +84,8 @@ def _line_of(raw_lines: list[str], needle: str, start: int = 0) -> int:
 
 
 def load_table(path: Path, vocab: Vocabulary) -> Table:
+    import tomllib  # only when a source is read: the cache (domain/cache.py) spares the import
+
     where = str(path.relative_to(path.parents[2])) if len(path.parents) > 2 else str(path)
     raw = path.read_text(encoding="utf-8")
     raw_lines = raw.splitlines()
@@ -148,7 +149,15 @@ def load_table(path: Path, vocab: Vocabulary) -> Table:
 
 @cache
 def tables() -> tuple[Table, ...]:
-    """All machine tables, sorted by name, checked against each other."""
+    """All machine tables, sorted by name, checked against each other; from the cache of derived
+    artefacts when it is there (domain/cache.py: the tables are among the package's data it hashes)."""
+    from xiangshe.domain.cache import derived
+
+    return derived("tables", (), load_tables)
+
+
+def load_tables() -> tuple[Table, ...]:
+    """All machine tables, read from `TABLES_DIR`, sorted by name, checked against each other."""
     vocab = vocabulary()
     out = sorted((load_table(p, vocab) for p in sorted(TABLES_DIR.glob("*.toml"))), key=lambda t: t.slug)
     owner: dict[str, str] = {}

@@ -65,6 +65,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         items[:] = [item for item in items if item.get_closest_marker("slow") is None]
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _own_cache_of_derived_artefacts(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The suite (and the processes it starts) keep the derived artefacts (domain/cache.py) in a
+    directory of their own, not in the user's cache."""
+    os.environ["XIANGSHE_CACHE_DIR"] = str(tmp_path_factory.mktemp("xiangshe-cache"))
+
+
 @pytest.fixture
 def update_golden(request: pytest.FixtureRequest) -> bool:
     return bool(request.config.getoption("--update-golden"))

@@ -1,0 +1,171 @@
+"""A cache of what is derived from the sources: the vocabulary, the machine tables, the rulebook.
+
+Loading them means parsing TOML, locating every quote in the text and checking every pattern
+against the vocabulary — most of a short `check`. The result depends only on the package's code
+and data files, so it is kept in the user's cache directory (`platformdirs.user_cache_dir`, or
+`XIANGSHE_CACHE_DIR`), one file per artefact, named by a SHA-256 of the Python version, the package's
+code (domain/, fsm/, constraints/) and the source files it was derived from. The code is hashed
+rather than the package's version: an edited checkout gets a new key without a new version number
+(and reading the version would cost an import of importlib.metadata on every run). An edited source
+gives another name: the old entry is never read again, and is pruned once four newer ones of its
+artefact are there. `XIANGSHE_NO_CACHE=1` bypasses the cache.
+
+Only a successful load is stored: a load that raises (a bad rule, a missing quote …) raises on every
+run, exactly as without the cache. Anything wrong with the cache itself — a missing or read-only
+directory, a corrupt, truncated or foreign entry — only means the artefact is derived again.
+
+The entries are pickles. Unpickling runs code named in the file, so a pickle is read only if it is
+a regular file owned by this user and writable by no one else, as this program writes them (mode
+0600): a file that someone else could have written — even in a shared directory — is ignored, and
+anyone who can write as the user can already change the package itself.
+A pickle keeps the objects' sharing and needs no serialiser to keep in step with the dataclasses;
+it is written to a temporary file in the same directory and renamed into place (`os.replace`), so
+concurrent runs each read a whole entry or none.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import stat
+import sys
+from collections.abc import Callable, Iterable
+from functools import cache
+from pathlib import Path
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+ROOT = Path(__file__).resolve().parents[1]  # the package: domain/, fsm/, constraints/ …
+#: the code that derives the artefacts and defines their classes: any change to it invalidates them
+CODE_DIRS = ("domain", "fsm", "constraints")
+#: the package's data files that every artefact may read (vocabulary, text, tables, readings …)
+DATA_GLOBS = ("domain/*.toml", "domain/*.txt", "fsm/tables/*.toml", "constraints/*.toml")
+FORMAT = 1  # the layout of an entry: (FORMAT, key, payload)
+KEEP = 4  # entries of one artefact kept (other checkouts, other Python versions); older ones are pruned
+ENV_DIR = "XIANGSHE_CACHE_DIR"
+ENV_OFF = "XIANGSHE_NO_CACHE"
+
+
+def cache_dir() -> Path | None:
+    """Where the entries live: $XIANGSHE_CACHE_DIR, else the user's cache directory; None when
+    XIANGSHE_NO_CACHE is set (to anything but 0, false, no or nothing)."""
+    if os.environ.get(ENV_OFF, "").strip().lower() not in ("", "0", "false", "no"):
+        return None
+    chosen = os.environ.get(ENV_DIR)
+    if chosen:
+        return Path(chosen)
+    import platformdirs  # only when it is needed: XIANGSHE_CACHE_DIR spares the import
+
+    return Path(platformdirs.user_cache_dir("xiangshe", appauthor=False))
+
+
+@cache
+def _file_digest(path: Path) -> bytes:
+    return hashlib.sha256(path.read_bytes()).digest()
+
+
+@cache
+def _base_digest() -> bytes:
+    """The Python version, the package's code and its data files."""
+    h = hashlib.sha256(f"{FORMAT}\0{sys.version}\0{sys.implementation.cache_tag}\0".encode())
+    files = [ROOT / "__init__.py"]
+    for folder in CODE_DIRS:
+        files += sorted((ROOT / folder).glob("*.py"))
+    for pattern in DATA_GLOBS:
+        files += sorted(ROOT.glob(pattern))
+    for path in files:
+        h.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + _file_digest(path))
+    return h.digest()
+
+
+def key(name: str, sources: Iterable[tuple[str, Path]]) -> str:
+    """The key of artefact `name` derived from `sources` ((the name it shows, its file) pairs)
+    besides the package's own code and data."""
+    h = hashlib.sha256(_base_digest() + name.encode() + b"\0")
+    for shown, path in sources:
+        h.update(shown.encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
+    return h.hexdigest()
+
+
+def _trusted(fd: int) -> bool:
+    """An entry this user wrote and no one else could have: see the module's docstring."""
+    if not hasattr(os, "getuid"):  # Windows: the user's own profile holds the cache
+        return True
+    mine = os.fstat(fd)
+    return (
+        stat.S_ISREG(mine.st_mode) and mine.st_uid == os.getuid() and not mine.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+    )
+
+
+def _read(path: Path, entry_key: str) -> tuple[bool, Any]:
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return False, None
+    try:
+        with os.fdopen(fd, "rb") as f:
+            if not _trusted(f.fileno()):
+                return False, None
+            found = pickle.load(f)
+    except Exception:  # noqa: BLE001 — any damage to an entry means "derive it again", never an error
+        return False, None
+    if not (isinstance(found, tuple) and len(found) == 3 and found[0] == FORMAT and found[1] == entry_key):
+        return False, None
+    return True, found[2]
+
+
+def _write(folder: Path, name: str, entry_key: str, value: object) -> None:
+    import tempfile  # only to write: a warm run does without it
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        data = pickle.dumps((FORMAT, entry_key, value), protocol=pickle.HIGHEST_PROTOCOL)
+        fd, temp = tempfile.mkstemp(dir=folder, prefix=f".{name}-", suffix=".tmp")  # mode 0600
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.replace(temp, folder / f"{name}-{entry_key}.pickle")
+        except BaseException:
+            os.unlink(temp)
+            raise
+        _prune(folder, name)
+    except Exception:  # noqa: BLE001 — a cache that cannot be written is no cache, not an error
+        return
+
+
+def _prune(folder: Path, name: str) -> None:
+    """Keep the newest KEEP entries of `name` (a source edited many times leaves no trail)."""
+    entries = []
+    for path in folder.glob(f"{name}-*.pickle"):
+        try:
+            entries.append((path.stat().st_mtime, path))
+        except OSError:
+            continue
+    for _, path in sorted(entries, reverse=True)[KEEP:]:
+        try:
+            path.unlink()
+        except OSError:
+            pass
+
+
+def derived(name: str, sources: Iterable[tuple[str, Path]], build: Callable[[], T]) -> T:
+    """The artefact `name`: from the cache if an entry for these sources is there, else `build()`
+    (stored when it returns; whatever it raises is raised, and nothing is stored)."""
+    try:
+        folder = cache_dir()
+    except Exception:  # noqa: BLE001 — no home directory to find a cache in: no cache
+        folder = None
+    if folder is None:
+        return build()
+    try:
+        entry_key = key(name, sources)
+    except OSError:  # a source that cannot be read: the build reports it as it always has
+        return build()
+    hit, value = _read(folder / f"{name}-{entry_key}.pickle", entry_key)
+    if hit:
+        return value  # what `build` returned when it was stored (the key names the sources and the code)
+    value = build()
+    _write(folder, name, entry_key, value)
+    return value
