@@ -93,6 +93,7 @@ class Translation:
     rules: list[Rule]  # the rules in the subset
     constraints: dict[str, list[Constraint]]  # rule id → its Declare constraints
     excluded: dict[str, str]  # rule id → why not
+    faults: dict[str, dict[str, Constraint]]  # rule id → {label of a reported event: the constraint it breaks}
 
     def model(self) -> dict[str, dict[str | tuple[str, ...], dict[str, int]]]:
         """The pm4py Declare model: template → {a or (a, b): {"support", "confidence"}} (a unary
@@ -104,6 +105,27 @@ class Translation:
                 out[template][acts[0] if len(acts) == 1 else acts] = {"support": 1, "confidence": 1}
         return dict(out)
 
+    def all_constraints(self) -> list[Constraint]:
+        return sorted({c for cs in self.constraints.values() for c in cs})
+
+    def broken_by_ours(self, trace: Trace, labs: Sequence[str], ctx: Context | None = None) -> set[Constraint]:
+        """The Declare constraints our templates find broken in `trace` (its labels `labs`): each
+        violation our rule reports is at an event whose label names the constraint it breaks."""
+        ctx = ctx or Context(trace, None)
+        out = set()
+        for rule in self.rules:
+            faults = self.faults[rule.id]
+            for v in rule.template.holds(ctx):
+                out.add(faults[labs[v.at]])
+        return out
+
+    def to_json(self) -> dict:
+        """The model as JSON (pm4py's worker reads it back with `model_from_json`) and the rules."""
+        return {
+            "model": [[t, list(a)] for t, a in self.all_constraints()],
+            "rules": [r.id for r in self.rules],
+        }
+
     def by_constraint(self) -> dict[Constraint, list[str]]:
         out: dict = defaultdict(list)
         for rid, cs in self.constraints.items():
@@ -112,8 +134,11 @@ class Translation:
         return dict(out)
 
 
-def _absences(labs: Iterable[str]) -> list[Constraint]:
-    return [(ABSENCE, (b,)) for b in labs]
+Faulty = dict[str, Constraint]  # the label of the event our rule reports → the Declare constraint it breaks
+
+
+def _absences(labs: Iterable[str]) -> Faulty:
+    return {b: (ABSENCE, (b,)) for b in labs}
 
 
 #: why a template that is neither a bound on a count nor an ordering has no Declare template in pm4py
@@ -123,8 +148,10 @@ NO_COUNTERPART: dict[type[Template], str] = {
 }
 
 
-def translate_rule(rule: Rule, universe: Universe) -> list[Constraint] | str:
-    """The Declare constraints of `rule` over the universe's labels, or why it has none."""
+def translate_rule(rule: Rule, universe: Universe) -> Faulty | str:
+    """The Declare constraints of `rule` over the universe's labels, each under the label of the
+    event where our template reports its violation (templates.py: the `then` of a precedence, the
+    `first` of a response, the forbidden event), or why it has none."""
     t = rule.template
     if t.of_cast:
         return "a rule on the cast (pairs, persons), not on events"
@@ -152,17 +179,28 @@ def translate_rule(rule: Rule, universe: Universe) -> list[Constraint] | str:
         if not firsts:
             return _absences(thens)
         a = firsts[0]
-        return [(ABSENCE, (b,)) if b == a else (PRECEDENCE, (a, b)) for b in thens]
+        return {b: (ABSENCE, (b,)) if b == a else (PRECEDENCE, (a, b)) for b in thens}
     if len(thens) > 1:
         return f"branched response: 「{then}」 is {len(thens)} activities"
     if not thens:
         return _absences(firsts)
     b = thens[0]
-    return [(ABSENCE, (a,)) if a == b else (RESPONSE, (a, b)) for a in firsts]
+    return {a: (ABSENCE, (a,)) if a == b else (RESPONSE, (a, b)) for a in firsts}
+
+
+def model_from_json(data: dict) -> dict:
+    """pm4py's Declare model from `Translation.to_json()` (a unary template keyed by the activity)."""
+    out: dict = defaultdict(dict)
+    for template, acts in data["model"]:
+        out[template][acts[0] if len(acts) == 1 else tuple(acts)] = {"support": 1, "confidence": 1}
+    return dict(out)
 
 
 def translate(rules: Sequence[Rule], universe: Universe) -> Translation:
-    subset, constraints, excluded = [], {}, {}
+    subset: list[Rule] = []
+    constraints: dict[str, list[Constraint]] = {}
+    excluded: dict[str, str] = {}
+    faults: dict[str, Faulty] = {}
     for rule in rules:
         if not rule.encoded:
             continue
@@ -171,5 +209,6 @@ def translate(rules: Sequence[Rule], universe: Universe) -> Translation:
             excluded[rule.id] = got
         else:
             subset.append(rule)
-            constraints[rule.id] = got
-    return Translation(subset, constraints, excluded)
+            faults[rule.id] = got
+            constraints[rule.id] = list(got.values())
+    return Translation(subset, constraints, excluded, faults)

@@ -1,367 +1,514 @@
-"""Benchmarks of issue 6: `check` as a process, throughput against pm4py's Declare conformance,
-growth from 10k to 100k events, peak memory. Not timed tests: figures, measured side by side.
+"""The benchmarks of issue 15: each tool end to end in a fresh process, core against core, and the
+targets table, in one run. Not timed tests: figures, measured side by side.
 
-Usage: python benchmarks/run.py [--quick] [--events N]
+Usage: python benchmarks/run.py [--quick] [--events N] [--runs R]
   (needs the bench extra: pip install -e '.[bench]')
 
-Progress goes to stderr; the last line of stdout is one JSON object with check_median_s,
-pm4py_ratio_subset, pm4py_ratio_full, naive_ratio_subset, growth_10k_100k and peak_mb (and more).
+Progress goes to stderr; the last line of stdout is one JSON object: the keys of the targets table
+(e2e_ratio_subset, e2e_ratio_full, core_ratio_subset, parse_events_per_s, canonical_s, jobs_speedup,
+peak_mb_1m, growth_100k_1m, cex_max_s), then "targets" ({key: {"target", "measured", "met"}}), then
+every other figure. A figure that could not be measured is null, with its reason under "not_measured".
 
-Throughput (events per second over the same batch of traces, parsed once by our parser):
-  ours subset  our templates' `holds`, restricted to the Declare-expressible rules
-  ours full    `check_trace`: the machines, every rule in force and the scoring audit
-  pm4py        `pm4py.conformance_declare(df, model)` on a DataFrame of the same traces' labels;
-               its own projection of the DataFrame into traces is inside the call, and timed;
-               building the DataFrame (format_dataframe) is reported apart as pm4py_load_s
-  naive        a single pass per Declare constraint over each trace's labels (benchmarks/naive.py)
-The three must agree on which traces break the subset, rule by rule: a mismatch is reported.
+How each figure is taken (median of R ≥ 5 runs; wall time and CPU time side by side; the garbage
+collector left on in every process, ours and pm4py's alike, as each tool runs by default):
+
+- end to end (the headline), each run a fresh process reading its own input from disk:
+    ours subset  `python -m xiangshe check --format json --select <the subset's rules> FILE...`
+    ours full    `python -m xiangshe check --format json FILE...` (every rule, the machines, the audit)
+    ours API     benchmarks/e2e.py ours-e2e: check's in-process API from the file paths (rulebook,
+                 parse, the subset's `holds`, verdicts as JSON): `e2e_ratio_subset_api`. `check
+                 --select` still replays the machines and applies every rule, then keeps the selected
+                 findings: this is what a check restricted to the subset would cost
+  (`--jobs 1` is passed to check when it has the option: one core, as pm4py's process.)
+    pm4py        benchmarks/e2e.py pm4py-e2e: `pandas.read_csv` of the event log (case, activity,
+                 timestamp), `pm4py.format_dataframe`, `pm4py.conformance_declare`, the verdicts as JSON
+  CPU time is the children's (`resource.getrusage(RUSAGE_CHILDREN)`, user + system) over the run.
+  The ratios are pm4py's median wall time ÷ ours: above 1, ours is faster.
+- core against core, each tool in a fresh process of its own, its input parsed before the clock:
+    ours   our templates' `holds` for the subset's rules over the parsed traces (a Context each)
+    pm4py  `pm4py.conformance_declare` on the already built DataFrame (its projection into traces
+           is inside that call); `apply_list` on the projected traces is reported beside it
+    naive  benchmarks/naive.py: one pass over each trace's labels, every constraint updated
+- agreement: trace by trace (the set of rules broken, ours = pm4py = naive) and constraint by
+  constraint (Declare constraint → the traces breaking it, per tool; ours read off where our rules
+  report their violations). Any mismatch is listed and fails tests/test_bench_declare.py's checks.
+- the other helpers' figures come from their modules (parse_speed, startup, jobs, counterexamples,
+  check_core in benchmarks/), imported if present: a missing module leaves its keys null.
 """
 
 from __future__ import annotations
 
 import argparse
-import gc
+import importlib
+import inspect
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks import naive  # noqa: E402
-from benchmarks.declare_subset import Translation, Universe, translate  # noqa: E402
-from benchmarks.gen_batch import CACHE, batch_files, build, staging_jsonl  # noqa: E402
+from benchmarks.declare_subset import Constraint, Translation, Universe, translate, translate_rule  # noqa: E402
+from benchmarks.gen_batch import CACHE, batch_files, build, violation_rule  # noqa: E402
+from benchmarks.naive import Checker  # noqa: E402
+
+#: the targets table of issue 15: key → (target as written, test of the measured value, or None: reported)
+TARGETS: dict[str, tuple[str, object]] = {
+    "e2e_ratio_subset": ("≥ 3", lambda x: x >= 3),
+    "e2e_ratio_full": ("≥ 1", lambda x: x >= 1),
+    "core_ratio_subset": ("reported", None),
+    "parse_events_per_s": ("≥ 300k", lambda x: x >= 300_000),
+    "canonical_s": ("≤ 0.15 s at light load", lambda x: x <= 0.15),
+    "jobs_speedup": ("≥ 1.7 on 2 cores", lambda x: x >= 1.7),
+    "peak_mb_1m": ("≤ 400", lambda x: x <= 400),
+    "growth_100k_1m": ("≤ 11", lambda x: x <= 11),
+    "cex_max_s": ("≤ 10 s", lambda x: x <= 10),
+}
 
 
 def log(msg: str) -> None:
     print(f"[bench {time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
 
 
-def timed(fn, *args):
-    gc.collect()
-    start = time.perf_counter()
-    out = fn(*args)
-    return out, time.perf_counter() - start
+def load() -> float:
+    return round(os.getloadavg()[0], 2)
 
 
-_MEASURE = """
-import resource, subprocess, sys, time
-start = time.perf_counter()
-status = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
-wall = time.perf_counter() - start
-print(status, wall, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
-"""
+def children_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
 
 
-def run_process(args: list[str]) -> tuple[int, float, float]:
-    """Run a process to completion: (exit status, wall seconds, its peak RSS in MB).
-
-    A small intermediate process starts it and reads RUSAGE_CHILDREN: a child forked straight from
-    this (large) process would report this process's resident size as its own high-water mark
-    (Linux carries it across fork and exec)."""
-    done = subprocess.run([sys.executable, "-c", _MEASURE, *args], cwd=ROOT, capture_output=True, text=True, check=True)
-    status, wall, kib = done.stdout.split()
-    return int(status), float(wall), int(kib) / 1024  # ru_maxrss is in KiB on Linux
-
-
-# -- (a) check of the canonical ceremony as a whole process ------------------------------------------
-def bench_canonical(runs: int) -> dict:
-    done = subprocess.run(
-        [sys.executable, "benchmarks/check_canonical.py", str(runs)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return json.loads(done.stdout.strip().splitlines()[-1])
+def run_once(args: list[str], out: Path | None = None) -> tuple[float, float, str]:
+    """One fresh process to completion: (wall s, CPU s, its stdout; or '' when written to `out`)."""
+    cpu, wall = children_cpu(), time.perf_counter()
+    if out is None:
+        done = subprocess.run(args, cwd=ROOT, capture_output=True, text=True)
+        text = done.stdout
+    else:
+        with out.open("w", encoding="utf-8") as fh:
+            done = subprocess.run(args, cwd=ROOT, stdout=fh, stderr=subprocess.PIPE, text=True)
+        text = ""
+    wall, cpu = time.perf_counter() - wall, children_cpu() - cpu
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"{' '.join(args[:4])} … exited {done.returncode}: {done.stderr[-800:]}")
+    return wall, cpu, text
 
 
-# -- (b) throughput --------------------------------------------------------------------------------
-def ours_subset(traces, tr: Translation) -> list[set[str]]:
-    from xiangshe.constraints.pattern import Context
+def median_of(samples: list[dict[str, float]]) -> dict[str, float]:
+    return {k: round(statistics.median(s[k] for s in samples), 4) for k in samples[0]}
 
-    out = []
-    for t in traces:
-        ctx = Context(t, None)  # no subset rule reads a machine state
-        out.append({r.id for r in tr.rules if r.template.holds(ctx)})
+
+def timed_runs(name: str, args: list[str], runs: int, out: Path | None = None) -> tuple[dict, str]:
+    """`runs` fresh processes, interleaving is the caller's; (median wall and CPU, the last stdout)."""
+    samples, text = [], ""
+    for _ in range(runs):
+        wall, cpu, text = run_once(args, out)
+        samples.append({"wall_s": wall, "cpu_s": cpu})
+    m = median_of(samples)
+    log(f"{name}: median {m['wall_s']:.3f} s wall, {m['cpu_s']:.3f} s CPU ({runs} runs, load {load()})")
+    return {**m, "runs": [round(s["wall_s"], 3) for s in samples]}, text
+
+
+# -- the batch, its event log and its Declare model ------------------------------------------------------
+def declare_rules() -> set[str]:
+    """The rules whose violation stagings (traces/violations/) translate to Declare over their own
+    labels: the batch takes these stagings (and grafts their faults into mutants)."""
+    from xiangshe.constraints.rulebook import active_rules
+    from xiangshe.domain.errors import InputError
+    from xiangshe.domain.parse import TraceErrors, parse_file
+
+    rules = {r.id: r for r in active_rules() if r.encoded}
+    out = set()
+    for path in sorted((ROOT / "traces" / "violations").glob("*.trace")):
+        rule = rules.get(violation_rule(path))
+        if rule is None:
+            continue
+        try:
+            trace = parse_file(path, path.name)
+        except (TraceErrors, InputError):
+            continue
+        universe = Universe()
+        universe.add(trace)
+        if not isinstance(translate_rule(rule, universe), str):
+            out.add(rule.id)
     return out
 
 
-def ours_full(traces, rules) -> list[bool]:
-    from xiangshe.constraints.check import check_trace
-
-    return [check_trace(t, rules).ok for t in traces]
-
-
-def naive_subset(label_lists, tr: Translation) -> list[set[str]]:
-    out = []
-    for labs in label_lists:
-        out.append({rid for rid, cs in tr.constraints.items() if naive.violated(labs, cs)})
-    return out
-
-
-def pm4py_frame(label_lists):
-    import pandas as pd
-    import pm4py
-
-    cases, acts, stamps = [], [], []
-    base = pd.Timestamp("2026-01-01").value // 10**9
-    for k, labs in enumerate(label_lists):
-        cases += [f"c{k:05d}"] * len(labs)
-        acts += labs
-        stamps += range(base, base + len(labs))
-    df = pd.DataFrame({"case": cases, "activity": acts, "timestamp": pd.to_datetime(stamps, unit="s")})
-    return pm4py.format_dataframe(df, case_id="case", activity_key="activity", timestamp_key="timestamp")
-
-
-def pm4py_check(df, model) -> list[dict]:
-    import pm4py
-
-    return pm4py.conformance_declare(df, model, return_diagnostics_dataframe=False)
-
-
-def pm4py_rules(results, tr: Translation) -> list[set[str]]:
-    by = tr.by_constraint()
-    out = []
-    for res in results:
-        rids: set[str] = set()
-        for template, acts in res["deviations"]:
-            key = (template, tuple(acts) if isinstance(acts, (tuple, list)) else (acts,))
-            rids.update(by[key])
-        out.append(rids)
-    return out
-
-
-def bench_throughput(folder: Path, runs_cli: bool = True) -> dict:
-    sys._pm4py_welcome_shown = True  # pm4py's banner on import: not progress
-    import pm4py  # noqa: F401  (imported before any timing)
-
+def prepare(folder: Path) -> dict:
+    """Parse the batch once (not timed), label it, translate the subset, write pm4py's event log (CSV)
+    and the model (JSON) beside the batch."""
     from xiangshe.constraints.rulebook import active_rules
     from xiangshe.domain.parse import parse_file
 
     files = batch_files(folder)
-    traces, load_s = timed(lambda: [parse_file(p, p.name) for p in files])
-    events = sum(len(t) for t in traces)
-    log(f"batch {folder.name}: {len(traces)} traces, {events} events, parsed in {load_s:.2f} s")
-
+    traces = [parse_file(p, str(p.relative_to(ROOT))) for p in files]
     universe = Universe()
-    label_lists, label_s = timed(lambda: [universe.add(t) for t in traces])
+    label_lists = [universe.add(t) for t in traces]
     rules = active_rules()
     tr = translate(rules, universe)
-    model = tr.model()
-    n_constraints = sum(len(v) for v in model.values())
-    log(
-        f"subset: {len(tr.rules)} of {sum(r.encoded for r in rules)} encoded rules, "
-        f"{n_constraints} Declare constraints over {len(universe.samples)} labels"
-    )
-
-    df, pm4py_load_s = timed(pm4py_frame, label_lists)
-    projected = pm4py.project_on_event_attribute(df, "concept:name")
-    if projected != label_lists:
-        raise SystemExit("pm4py's projection of the DataFrame differs from our labels")
-    results, pm4py_s = timed(pm4py_check, df, model)
-    log(
-        f"pm4py conformance_declare: {pm4py_s:.2f} s ({events / pm4py_s:,.0f} events/s); "
-        f"DataFrame built in {pm4py_load_s:.2f} s"
-    )
-    got_pm4py = pm4py_rules(results, tr)
-
-    got_ours, ours_s = timed(ours_subset, traces, tr)
-    log(f"ours, subset: {ours_s:.2f} s ({events / ours_s:,.0f} events/s)")
-    got_naive, naive_s = timed(naive_subset, label_lists, tr)
-    log(f"naive, subset: {naive_s:.2f} s ({events / naive_s:,.0f} events/s)")
-    full_ok, full_s = timed(ours_full, traces, rules)
-    log(f"ours, full check in-process: {full_s:.2f} s ({events / full_s:,.0f} events/s)")
-
-    agree_pm4py = sum(a == b for a, b in zip(got_ours, got_pm4py, strict=True))
-    agree_naive = sum(a == b for a, b in zip(got_ours, got_naive, strict=True))
-    mismatches = [
-        {"trace": files[i].name, "ours": sorted(a), "pm4py": sorted(b), "naive": sorted(c)}
-        for i, (a, b, c) in enumerate(zip(got_ours, got_pm4py, got_naive, strict=True))
-        if not a == b == c
-    ]
-    log(
-        f"agreement on the subset's violations, rule by rule: ours=pm4py {agree_pm4py}/{len(traces)}, "
-        f"ours=naive {agree_naive}/{len(traces)}"
-    )
-    for m in mismatches[:5]:
-        log(f"  MISMATCH {m}")
-
-    out = {
-        "batch_traces": len(traces),
-        "batch_events": events,
-        "batch_traces_breaking_subset": sum(bool(s) for s in got_ours),
-        "batch_traces_failing_full_check": sum(not ok for ok in full_ok),
-        "subset_rules": len(tr.rules),
-        "encoded_rules": sum(r.encoded for r in rules),
-        "declare_constraints": n_constraints,
-        "labels": len(universe.samples),
-        "parse_s": round(load_s, 3),
-        "label_s": round(label_s, 3),
-        "pm4py_load_s": round(pm4py_load_s, 3),
-        "pm4py_s": round(pm4py_s, 3),
-        "ours_subset_s": round(ours_s, 3),
-        "naive_s": round(naive_s, 3),
-        "ours_full_s": round(full_s, 3),
-        "pm4py_events_per_s": round(events / pm4py_s),
-        "ours_subset_events_per_s": round(events / ours_s),
-        "ours_full_events_per_s": round(events / full_s),
-        "naive_events_per_s": round(events / naive_s),
-        "pm4py_ratio_subset": round(pm4py_s / ours_s, 2),
-        "pm4py_ratio_full": round(pm4py_s / full_s, 2),
-        "naive_ratio_subset": round(naive_s / ours_s, 2),
-        "pm4py_ratio_subset_with_load": round((pm4py_s + pm4py_load_s) / (ours_s + load_s), 2),
-        "agreement_pm4py": f"{agree_pm4py}/{len(traces)}",
-        "agreement_naive": f"{agree_naive}/{len(traces)}",
-        "mismatches": len(mismatches),
+    side = CACHE / f"{folder.name}-declare"
+    side.mkdir(parents=True, exist_ok=True)
+    model_path, csv_path = side / "model.json", side / "log.csv"
+    model_path.write_text(json.dumps(tr.to_json(), ensure_ascii=False), encoding="utf-8")
+    write_csv(csv_path, label_lists)
+    return {
+        "files": files,
+        "traces": traces,
+        "labels": label_lists,
+        "universe": universe,
+        "translation": tr,
+        "rules": rules,
+        "model_path": model_path,
+        "csv_path": csv_path,
     }
-    if runs_cli:
-        status, wall, rss = run_process(
-            [sys.executable, "-m", "xiangshe", "check", "--format", "json", *[str(p.relative_to(ROOT)) for p in files]]
-        )
-        if status not in (0, 1):
-            raise SystemExit(f"check of the batch exited {status}")
-        log(
-            f"ours, full check as one process over the batch files: {wall:.2f} s "
-            f"({events / wall:,.0f} events/s), peak {rss:.0f} MB"
-        )
-        out.update(
-            {
-                "cli_batch_s": round(wall, 3),
-                "cli_batch_events_per_s": round(events / wall),
-                "pm4py_ratio_full_cli": round((pm4py_s + pm4py_load_s) / wall, 2),
-                "peak_mb_batch": round(rss, 1),
-            }
-        )
+
+
+def write_csv(path: Path, label_lists: list[list[str]]) -> None:
+    """pm4py's event log: one row an event (case, activity, timestamp), one case a trace, in order."""
+    import csv
+
+    with path.open("w", encoding="utf-8", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(["case", "activity", "timestamp"])
+        base = 1_767_225_600  # 2026-01-01T00:00:00Z; one second an event
+        for k, labs in enumerate(label_lists):
+            case = f"c{k:05d}"
+            for i, lab in enumerate(labs):
+                w.writerow([case, lab, time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(base + i))])
+
+
+# -- agreement ------------------------------------------------------------------------------------------
+def agreement(prep: dict, pm4py_verdicts: list[list], ours_rules: list[list[str]] | None = None) -> dict:
+    """Trace by trace and constraint by constraint: ours, pm4py and the naive checker."""
+    tr: Translation = prep["translation"]
+    by = tr.by_constraint()
+    checker = Checker(tr.all_constraints())
+    from xiangshe.constraints.pattern import Context
+
+    per_tool: dict[str, list[set[Constraint]]] = {"ours": [], "pm4py": [], "naive": []}
+    for t, labs, dev in zip(prep["traces"], prep["labels"], pm4py_verdicts, strict=True):
+        per_tool["ours"].append(tr.broken_by_ours(t, labs, Context(t, None)))
+        per_tool["naive"].append(checker.broken(labs))
+        per_tool["pm4py"].append({(tmpl, (a,) if isinstance(a, str) else tuple(a)) for tmpl, a in dev})
+    rules_of = {k: [{rid for c in cs for rid in by[c]} for cs in v] for k, v in per_tool.items()}
+    if ours_rules is not None:  # the CLI's verdicts (check --select) against the templates' own
+        rules_of["ours_cli"] = [set(r) for r in ours_rules]
+    names = [str(p.relative_to(ROOT)) if p.is_relative_to(ROOT) else p.name for p in prep["files"]]
+    trace_mismatch = [
+        {"trace": names[i], **{k: sorted(v[i]) for k, v in rules_of.items()}}
+        for i in range(len(names))
+        if len({frozenset(v[i]) for v in rules_of.values()}) > 1
+    ]
+    traces_of = {
+        k: {c: frozenset(i for i, cs in enumerate(v) if c in cs) for c in tr.all_constraints()}
+        for k, v in per_tool.items()
+    }
+    table, constraint_mismatch = [], []
+    for t, a in tr.all_constraints():
+        row = {"constraint": f"{t}({', '.join(a)})", "rules": by[(t, a)]}
+        row |= {k: len(traces_of[k][(t, a)]) for k in per_tool}
+        if any(row[k] for k in per_tool):
+            table.append(row)
+        if len({traces_of[k][(t, a)] for k in per_tool}) > 1:  # the same traces, not only as many
+            constraint_mismatch.append(row)
+    table.sort(key=lambda row: (-row["ours"], row["constraint"]))
+    n = len(names)
+    breaking = sum(bool(s) for s in per_tool["ours"])
+    rule_counts = {k: Counter(r for rs in v for r in rs) for k, v in rules_of.items()}
+    return {
+        "traces": n,
+        "traces_breaking_subset": breaking,
+        "share_breaking_subset": round(breaking / n, 3),
+        "agreement_traces": {
+            k: f"{sum(a == b for a, b in zip(rules_of['ours'], v, strict=True))}/{n}"
+            for k, v in rules_of.items()
+            if k != "ours"
+        },
+        "constraints_broken_somewhere": len(table),
+        "templates_in_model": dict(Counter(t for t, _ in tr.all_constraints())),
+        "templates_broken": dict(Counter(row["constraint"].split("(")[0] for row in table)),
+        "rules_broken": {
+            r: {k: rule_counts[k][r] for k in rule_counts} for r in sorted(rule_counts["ours"] | rule_counts["pm4py"])
+        },
+        "constraint_table": table,
+        "trace_mismatches": trace_mismatch,
+        "constraint_mismatches": constraint_mismatch,
+    }
+
+
+# -- end to end and core --------------------------------------------------------------------------------
+def cli_args(prep: dict, select: bool) -> list[str]:
+    args = [sys.executable, "-m", "xiangshe", "check", "--format", "json"]
+    if jobs_option():
+        args += ["--jobs", "1"]  # one core, as pm4py's process: the headline compares like with like
+    if select:
+        args += ["--select", ",".join(r.id for r in prep["translation"].rules)]
+    return args + [str(p.relative_to(ROOT)) for p in prep["files"]]
+
+
+def jobs_option() -> bool:
+    done = subprocess.run(
+        [sys.executable, "-m", "xiangshe", "check", "--help"], cwd=ROOT, capture_output=True, text=True
+    )
+    return "--jobs" in done.stdout
+
+
+def cli_verdicts(path: Path, wanted: set[str]) -> list[list[str]]:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return [sorted({v["rule"] for v in t.get("violations", ()) if v["rule"] in wanted}) for t in data["traces"]]
+
+
+def bench_e2e(prep: dict, runs: int) -> dict:
+    events = sum(len(t) for t in prep["traces"])
+    side = prep["model_path"].parent
+    pm4py_args = [sys.executable, "benchmarks/e2e.py", "pm4py-e2e", str(prep["csv_path"]), str(prep["model_path"])]
+    subset_out, full_out = side / "ours-subset.json", side / "ours-full.json"
+    pm4py, text = timed_runs("pm4py end to end (CSV → verdicts)", pm4py_args, runs)
+    pm4py_result = json.loads(text.strip().splitlines()[-1])
+    subset, _ = timed_runs("ours end to end, subset (check --select)", cli_args(prep, True), runs, subset_out)
+    full, _ = timed_runs("ours end to end, full check", cli_args(prep, False), runs, full_out)
+    files = [str(p.relative_to(ROOT)) for p in prep["files"]]
+    api, api_text = timed_runs(
+        "ours end to end, subset, check's API (parse + holds)",
+        [sys.executable, "benchmarks/e2e.py", "ours-e2e", str(prep["model_path"]), *files],
+        runs,
+    )
+    start, _ = timed_runs("python start alone", [sys.executable, "-c", "pass"], runs)
+    stages_text = run_once(
+        [sys.executable, "benchmarks/e2e.py", "ours-stages", str(prep["model_path"])]
+        + [str(p.relative_to(ROOT)) for p in prep["files"]]
+    )[2]
+    stages = json.loads(stages_text.strip().splitlines()[-1])["stages"]
+    wanted = {r.id for r in prep["translation"].rules}
+    ours_cli = cli_verdicts(subset_out, wanted)
+    full_data = json.loads(full_out.read_text(encoding="utf-8"))
+    return {
+        "events": events,
+        "pm4py": pm4py,
+        "pm4py_stages": pm4py_result["stages"],
+        "pm4py_verdicts": pm4py_result["verdicts"],
+        "ours_subset": subset,
+        "ours_full": full,
+        "ours_subset_api": api,
+        "ours_api_verdicts": json.loads(api_text.strip().splitlines()[-1])["verdicts"],
+        "python_start": start,
+        "ours_stages": stages,
+        "ours_cli_verdicts": ours_cli,
+        "traces_failing_full_check": sum(not t["ok"] for t in full_data["traces"]),
+    }
+
+
+def bench_core(prep: dict, runs: int) -> dict:
+    files = [str(p.relative_to(ROOT)) for p in prep["files"]]
+    model, csv = str(prep["model_path"]), str(prep["csv_path"])
+
+    def worker(*args: str) -> dict:
+        text = run_once([sys.executable, "benchmarks/e2e.py", *args])[2]
+        return json.loads(text.strip().splitlines()[-1])
+
+    ours = worker("ours-core", model, str(runs), *files)
+    pm4py = worker("pm4py-core", csv, model, str(runs))
+    naive = worker("naive-core", model, str(runs), *files)
+    out = {
+        "ours_holds": median_of(ours["holds"]),
+        "pm4py_conformance_declare": median_of(pm4py["conformance_declare"]),
+        "pm4py_apply_list": median_of(pm4py["apply_list"]),
+        "naive_single_pass": median_of(naive["single_pass"]),
+        "ours_core_verdicts": ours["verdicts"],
+    }
+    for k in ("ours_holds", "pm4py_conformance_declare", "pm4py_apply_list", "naive_single_pass"):
+        log(f"core {k}: median {out[k]['wall_s']:.3f} s wall, {out[k]['cpu_s']:.3f} s CPU ({runs} runs)")
     return out
 
 
-# -- (c) growth and (d) memory -----------------------------------------------------------------------
-def long_trace(n: int) -> Path:
-    """A trace of exactly n events: the cast and pairs of the default staging, then its phases and
-    events repeated (Φ01–Φ52, Φ01–Φ52, …) and cut at n events."""
-    path = CACHE / f"long-{n}.jsonl"
-    if path.exists():
-        return path
-    from xiangshe.domain.libretto import Options
-
-    lines = staging_jsonl(Options()).splitlines()
-    head = [ln for ln in lines if ln.startswith(('{"cast"', '{"pair"'))]
-    body = [ln for ln in lines if not ln.startswith(('{"cast"', '{"pair"'))]
-    out, count = list(head), 0
-    while count < n:
-        for ln in body:
-            is_event = ln.startswith('{"actor"')
-            if is_event and count == n:
-                break
-            out.append(ln)
-            count += is_event
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("\n".join(out) + "\n", encoding="utf-8")
-    return path
+# -- the other helpers' figures -------------------------------------------------------------------------
+#: key → (module in benchmarks/, function, the key in what it returns)
+EXTERNAL: dict[str, tuple[str, str, str]] = {
+    "parse_events_per_s": ("parse_speed", "measure_parse", "parse_events_per_s"),
+    "peak_mb_1m": ("parse_speed", "measure_memory", "peak_mb_1m"),
+    "growth_100k_1m": ("parse_speed", "measure_memory", "growth_100k_1m"),
+    "canonical_s": ("startup", "measure", "canonical_s"),
+    "jobs_speedup": ("jobs", "measure", "jobs_speedup"),
+    "cex_max_s": ("counterexamples", "measure", "cex_max_s"),
+}
 
 
-def time_check(path: Path) -> None:
-    """In a fresh process: parse and check one trace, print the two times (seconds) and the findings."""
-    from xiangshe.constraints.check import check_trace
-    from xiangshe.constraints.rulebook import active_rules
-    from xiangshe.domain.parse import parse_file
-
-    rules = active_rules()
-    trace, parse_s = timed(parse_file, path, path.name)
-    res, check_s = timed(check_trace, trace, rules)
-    print(json.dumps({"parse_s": parse_s, "check_s": check_s, "findings": len(res.findings)}))
+#: benchmarks/counterexamples.py measure(depth, rules, jobs): every encoded rule, depth 16, the default jobs
+CEX_ARGS = {"depth": 16, "rules": None, "jobs": None}
 
 
-def bench_growth(runs: int) -> dict:
-    """Each measurement in a fresh process (a process that has held the batch runs slower)."""
-    out: dict = {}
-    for n in (10_000, 100_000):
-        path = long_trace(n)
-        inner = []
-        for _ in range(runs):
-            done = subprocess.run(
-                [sys.executable, "benchmarks/run.py", "--time-check", str(path)],
-                cwd=ROOT,
-                capture_output=True,
-                text=True,
-                check=True,
-            )
-            inner.append(json.loads(done.stdout.strip().splitlines()[-1]))
-        procs = [
-            run_process([sys.executable, "-m", "xiangshe", "check", "--format", "json", str(path.relative_to(ROOT))])
-            for _ in range(runs)
-        ]
-        if any(p[0] not in (0, 1) for p in procs):
-            raise SystemExit(f"check of {path.name} exited {procs[0][0]}")
-        findings = inner[0]["findings"]
-        out[n] = {
-            "in_process_s": statistics.median(i["parse_s"] + i["check_s"] for i in inner),
-            "check_only_s": statistics.median(i["check_s"] for i in inner),
-            "process_s": statistics.median(p[1] for p in procs),
-            "peak_mb": max(p[2] for p in procs),
-            "findings": findings,
-        }
-        log(
-            f"{n} events: parse+check {out[n]['in_process_s']:.2f} s in-process "
-            f"(check alone {out[n]['check_only_s']:.2f} s), {out[n]['process_s']:.2f} s as a process, "
-            f"peak {out[n]['peak_mb']:.0f} MB, {findings} findings"
-        )
-    small, big = out[10_000], out[100_000]
-    return {
-        "growth_10k_100k": round(big["in_process_s"] / small["in_process_s"], 2),
-        "growth_10k_100k_process": round(big["process_s"] / small["process_s"], 2),
-        "growth_10k_100k_check_only": round(big["check_only_s"] / small["check_only_s"], 2),
-        "check_10k_s": round(small["in_process_s"], 3),
-        "check_100k_s": round(big["in_process_s"], 3),
-        "findings_10k": small["findings"],
-        "findings_100k": big["findings"],
-        "peak_mb": round(big["peak_mb"], 1),
-        "peak_mb_10k": round(small["peak_mb"], 1),
+def external(quick: bool, skip: set[str]) -> tuple[dict, dict, dict]:
+    """The other helpers' figures: (key → value or None, key → why not measured, the raw results)."""
+    values: dict = {}
+    why: dict[str, str] = {}
+    raw: dict = {}
+    cache: dict[tuple[str, str], object] = {}
+    for key, (module, func, field) in EXTERNAL.items():
+        values[key] = None
+        if module in skip:
+            why[key] = f"skipped (--skip {module})"
+            continue
+        if (module, func) not in cache:
+            try:
+                fn = getattr(importlib.import_module(f"benchmarks.{module}"), func)
+            except (ImportError, AttributeError) as err:
+                cache[(module, func)] = f"not measured: benchmarks/{module}.py has no {func}() ({err})"
+            else:
+                log(f"{module}.{func}() …")
+                kwargs = dict(CEX_ARGS) if module == "counterexamples" else {}
+                if "quick" in inspect.signature(fn).parameters:
+                    kwargs["quick"] = quick
+                try:
+                    cache[(module, func)] = fn(**kwargs)
+                except Exception as err:  # noqa: BLE001 — one helper's failure leaves its key null, not the run
+                    cache[(module, func)] = f"not measured: {module}.{func}() failed: {type(err).__name__}: {err}"
+        got = cache[(module, func)]
+        if isinstance(got, str):
+            why[key] = got
+        elif isinstance(got, dict) and got.get(field) is not None:
+            values[key] = got[field]
+            raw[f"{module}.{func}"] = got
+        else:
+            why[key] = f"not measured: {module}.{func}() gave no {field}"
+    try:
+        core = importlib.import_module("benchmarks.check_core").measure
+    except (ImportError, AttributeError) as err:
+        why["check_core"] = f"not measured: benchmarks/check_core.py has no measure() ({err})"
+    else:
+        if "check_core" not in skip:
+            try:
+                raw["check_core.measure"] = core()
+            except Exception as err:  # noqa: BLE001
+                why["check_core"] = f"not measured: check_core.measure() failed: {type(err).__name__}: {err}"
+    return values, why, raw
+
+
+def targets(figures: dict) -> dict:
+    out = {}
+    for key, (target, test) in TARGETS.items():
+        x = figures.get(key)
+        out[key] = {"target": target, "measured": x, "met": None if x is None or test is None else bool(test(x))}
+    return out
+
+
+def where_time_goes(e2e: dict) -> dict:
+    """Our end-to-end subset time, cut into process start, import, rulebook, parse, check and the rest
+    (the CLI's scope, replay of the machines, rendering of the JSON), from the stages worker."""
+    st = e2e["ours_stages"]
+    total = e2e["ours_subset"]["wall_s"]
+    start = e2e["python_start"]["wall_s"]
+    parts = {
+        "python_start_s": start,
+        "import_s": st["import"]["wall_s"],
+        "rulebook_s": st["rulebook"]["wall_s"],
+        "parse_s": st["parse"]["wall_s"],
+        "check_subset_s": st["check_subset"]["wall_s"],
+    }
+    parts["rest_of_cli_s"] = total - sum(parts.values())
+    return {k: round(v, 3) for k, v in parts.items()} | {
+        "total_s": round(total, 3),
+        "check_full_s": round(st["check_full"]["wall_s"], 3),
     }
 
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--quick", action="store_true", help="a ~100k-event batch, fewer runs")
-    ap.add_argument("--events", type=int, help="events in the batch (default 100000 quick, 1000000 full)")
-    ap.add_argument("--time-check", type=Path, help=argparse.SUPPRESS)
+    ap.add_argument(
+        "--quick", action="store_true", help="a small batch (the bundled stagings and ~40k generated events)"
+    )
+    ap.add_argument("--events", type=int, help="events in the batch (generated; default 40000 quick, 1000000 full)")
+    ap.add_argument("--runs", type=int, help="runs per figure, the median is given (default 5; at least 5)")
+    ap.add_argument("--skip", action="append", default=[], help="a helper's module not to run (e.g. counterexamples)")
     args = ap.parse_args(argv)
-    if args.time_check:
-        return time_check(args.time_check)
-    events = args.events or (100_000 if args.quick else 1_000_000)
-    runs = 3 if args.quick else 5
-    start = time.perf_counter()
-    log(f"{'quick' if args.quick else 'full'} run; load average {os.getloadavg()[0]:.2f}")
-    figures: dict = {}
-    canon = bench_canonical(5 if args.quick else 11)
-    figures["check_median_s"] = canon["check_median_s"]
-    figures["z3_imported"] = canon["z3_imported"]
-    log(f"check of the canonical ceremony: median {canon['check_median_s']} s, z3 imported: {canon['z3_imported']}")
-    folder = build(events, log=log)
-    figures.update(bench_throughput(folder))
-    figures.update(bench_growth(runs))
-    figures["load_average"] = round(os.getloadavg()[0], 2)
-    figures["wall_s"] = round(time.perf_counter() - start, 1)
-    figures["quick"] = args.quick
-    keys = (
-        "check_median_s",
-        "pm4py_ratio_subset",
-        "pm4py_ratio_full",
-        "naive_ratio_subset",
-        "growth_10k_100k",
-        "peak_mb",
+    events = args.events or (40_000 if args.quick else 1_000_000)
+    runs = max(5, args.runs or 5)
+    t0 = time.perf_counter()
+    load_start = load()
+    log(f"{'quick' if args.quick else 'full'} run; load average {load_start}")
+    keep = declare_rules()
+    folder = build(events, log=log, keep=keep.__contains__, tag=f"declare{len(keep)}")
+    prep = prepare(folder)
+    tr: Translation = prep["translation"]
+    log(
+        f"batch {folder.name}: {len(prep['traces'])} traces, {sum(len(t) for t in prep['traces'])} events; "
+        f"subset {len(tr.rules)} of {sum(r.encoded for r in prep['rules'])} encoded rules, "
+        f"{len(tr.all_constraints())} Declare constraints over {len(prep['universe'].samples)} labels"
     )
-    print(
-        json.dumps(
-            {**{k: figures[k] for k in keys}, **{k: v for k, v in figures.items() if k not in keys}}, ensure_ascii=False
-        )
+    e2e = bench_e2e(prep, runs)
+    core = bench_core(prep, runs)
+    agree = agreement(prep, e2e["pm4py_verdicts"], e2e["ours_cli_verdicts"])
+    core_rules = [sorted(v) for v in core["ours_core_verdicts"]]
+    for what in ("ours_cli_verdicts", "ours_api_verdicts"):
+        if core_rules != [sorted(v) for v in e2e[what]]:
+            agree["trace_mismatches"].append({"trace": "*", "what": f"our core and {what} disagree"})
+    log(
+        f"agreement: {agree['traces_breaking_subset']}/{agree['traces']} traces break the subset; "
+        f"ours vs {agree['agreement_traces']}; {len(agree['trace_mismatches'])} trace mismatches, "
+        f"{len(agree['constraint_mismatches'])} constraint mismatches"
     )
+    ev = e2e["events"]
+    figures: dict = {
+        "e2e_ratio_subset": round(e2e["pm4py"]["wall_s"] / e2e["ours_subset"]["wall_s"], 2),
+        "e2e_ratio_full": round(e2e["pm4py"]["wall_s"] / e2e["ours_full"]["wall_s"], 2),
+        "core_ratio_subset": round(core["pm4py_conformance_declare"]["wall_s"] / core["ours_holds"]["wall_s"], 2),
+    }
+    values, why, raw = external(args.quick, set(args.skip))
+    figures.update(values)
+    figures = {k: figures.get(k) for k in TARGETS} | {"targets": targets(figures), "not_measured": why}
+    figures.update(
+        {
+            "core_ratio_subset_cpu": round(core["pm4py_conformance_declare"]["cpu_s"] / core["ours_holds"]["cpu_s"], 2),
+            "core_ratio_apply_list": round(core["pm4py_apply_list"]["wall_s"] / core["ours_holds"]["wall_s"], 2),
+            "naive_ratio_subset": round(core["naive_single_pass"]["wall_s"] / core["ours_holds"]["wall_s"], 2),
+            "e2e_ratio_subset_cpu": round(e2e["pm4py"]["cpu_s"] / e2e["ours_subset"]["cpu_s"], 2),
+            "e2e_ratio_subset_api": round(e2e["pm4py"]["wall_s"] / e2e["ours_subset_api"]["wall_s"], 2),
+            "e2e_ratio_subset_api_cpu": round(e2e["pm4py"]["cpu_s"] / e2e["ours_subset_api"]["cpu_s"], 2),
+            "e2e_ratio_full_cpu": round(e2e["pm4py"]["cpu_s"] / e2e["ours_full"]["cpu_s"], 2),
+            "e2e": {
+                k: e2e[k]
+                for k in ("pm4py", "ours_subset", "ours_subset_api", "ours_full", "python_start", "pm4py_stages")
+            },
+            "e2e_events_per_s": {
+                k: round(ev / e2e[k]["wall_s"]) for k in ("pm4py", "ours_subset", "ours_subset_api", "ours_full")
+            },
+            "core": {k: v for k, v in core.items() if k != "ours_core_verdicts"},
+            "core_events_per_s": {
+                k: round(ev / core[k]["wall_s"])
+                for k in ("ours_holds", "pm4py_conformance_declare", "pm4py_apply_list", "naive_single_pass")
+            },
+            "where_our_e2e_time_goes": where_time_goes(e2e),
+            "batch": {
+                "folder": folder.name,
+                "traces": agree["traces"],
+                "events": ev,
+                "traces_breaking_subset": agree["traces_breaking_subset"],
+                "share_breaking_subset": agree["share_breaking_subset"],
+                "traces_failing_full_check": e2e["traces_failing_full_check"],
+                "subset_rules": len(tr.rules),
+                "encoded_rules": sum(r.encoded for r in prep["rules"]),
+                "declare_constraints": len(tr.all_constraints()),
+                "labels": len(prep["universe"].samples),
+            },
+            "agreement": {k: v for k, v in agree.items() if k not in ("traces", "traces_breaking_subset")},
+            "gc": "on in every process (ours and pm4py's alike)",
+            "runs": runs,
+            "load_average": {"start": load_start, "end": load()},
+            "cpus": os.cpu_count(),
+            "python": sys.version.split()[0],
+            "external_raw": raw,
+            "wall_s": round(time.perf_counter() - t0, 1),
+            "quick": args.quick,
+        }
+    )
+    print(json.dumps(figures, ensure_ascii=False, default=str))
 
 
 if __name__ == "__main__":
