@@ -34,8 +34,11 @@ RULES = [r for r in rulebook() if r.encoded]
 PATTERNS = sorted({p for r in RULES for p in r.template.patterns()}, key=str)
 MUTANTS = 12
 SAMPLED_MUTANTS = 4  # two with the canonical cast, two with a random one (a whole ceremony each: slow to scan)
-#: the default sample: every bundled staging that is not a violating example, the violating
-#: examples of a few rules of each template kind, and the first mutants; the rest under -m slow
+#: whole ceremonies are slow to scan plainly: every third variant and keeping staging (in name order)
+WHOLE_EVERY = 3
+#: the default sample: the canonical, the audit's stagings, every third variant and keeping staging,
+#: the violating examples of a few rules of each template kind, and the first mutants; the rest
+#: under -m slow
 SAMPLED_RULES = {r.id for r in rules_by_kind(RULES)}
 
 
@@ -43,7 +46,12 @@ def in_sample(case: str) -> bool:
     if case.startswith("mutant"):
         return int(case.removeprefix("mutant")) < SAMPLED_MUTANTS
     path = Path(case)
-    return path.parent.name != "violations" or path.name.split(".")[0] in SAMPLED_RULES
+    if path.parent.name == "violations":
+        return path.name.split(".")[0] in SAMPLED_RULES
+    if path.parent.name in ("variants", "keeps"):
+        siblings = sorted(p.name for p in BUNDLED if p.parent.name == path.parent.name)
+        return siblings.index(path.name) % WHOLE_EVERY == 0
+    return True
 
 
 def mutant(seed: int, edits: int = 6) -> Trace:
