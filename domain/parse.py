@@ -29,7 +29,7 @@ import json
 import os
 import re
 import stat
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
 from pathlib import Path
 from typing import BinaryIO
@@ -37,7 +37,19 @@ from typing import BinaryIO
 from xiangshe.domain.errors import InputError, TraceError, did_you_mean
 from xiangshe.domain.gcpause import gc_paused
 from xiangshe.domain.messages import Localised, Message
-from xiangshe.domain.trace import SIDES, Cast, Directive, Event, Fragment, ObjectRef, Pair, Person, Trace, phase_span
+from xiangshe.domain.trace import (
+    SIDES,
+    Cast,
+    Directive,
+    Event,
+    Fragment,
+    ObjectRef,
+    Pair,
+    Person,
+    Trace,
+    new_event,
+    phase_span,
+)
 from xiangshe.domain.vocabulary import MAX_INSTANCE, PERSON_KEYS, PLACE_KEYS, Vocabulary, split_number, vocabulary
 
 MAX_BYTES = 64 * 1024 * 1024  # documented limit on one trace file
@@ -305,7 +317,7 @@ class _Reader:
         phase = self.phase
         rnd = self.vocab.phases[phase].round if phase else 0
         self.events.append(
-            Event(len(self.events), line, actor, act, obj, resolved, phase, rnd, text, obj_token, source_line)
+            new_event(len(self.events), line, actor, act, obj, resolved, phase, rnd, text, obj_token, source_line)
         )
 
     def _resolve(
@@ -688,36 +700,91 @@ def _no_duplicate_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
 _JSON = json.JSONDecoder(object_pairs_hook=_no_duplicate_keys)
 
 
+#: at most this many distinct event lines are remembered by parse_jsonl (a trace of unique lines
+#: does not keep a second copy of itself)
+_KNOWN_LINES = 1 << 16
+
+
 @gc_paused()
 def parse_jsonl(text: str, path: str = "<trace>", vocab: Vocabulary | None = None) -> Trace:
-    """Parse JSON Lines (one JSON object per line)."""
-    lines = _lines(text)
+    """Parse JSON Lines (one JSON object per line). An event line written as an earlier one, while the
+    cast is the same, is not read again: it takes the earlier one's words (as `_Reader.event` would)
+    and shares its text."""
+    lines: list[str] = []
     r = _Reader(path, vocab or vocabulary(), lines)
-    for n, raw in enumerate(lines, 1):
-        if not raw.strip():
-            continue
-        try:
-            if raw.startswith("\ufeff"):  # as json.loads: a byte-order mark is not JSON
-                raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", raw, 0)
-            rec = _JSON.decode(raw)
-        except _DuplicateKey as err:
-            r.fail(n, f"duplicate key {err.args[0]}")
-            continue
-        except json.JSONDecodeError as err:
-            r.fail(n, f"not valid JSON: {err.msg} (column {err.colno})", column=err.colno)
-            continue
-        except RecursionError:
-            r.fail(n, "JSON nested too deeply")
-            continue
-        if not isinstance(rec, dict):
-            r.fail(n, "each line must be a JSON object")
-            continue
-        bad = [k for k, v in rec.items() if not isinstance(v, str)]
-        if bad:
-            r.fail(n, f"values must be strings: {', '.join(bad)}")
-            continue
-        _record(r, n, rec, raw)
+    phases, events, persons = r.vocab.phases, r.events, r.cast.persons
+    known: dict[str, tuple] = {}  # an event line → the cast's size then, its words, its text
+    n = 0
+    for chunk in _line_chunks(text):
+        for raw in chunk:
+            n += 1
+            hit = known.get(raw)
+            if hit is not None and hit[0] == len(persons):
+                _, actor, act, obj, attrs, obj_token, source_line, raw = hit
+                lines.append(raw)
+                phase = r.phase
+                rnd = phases[phase].round if phase else 0
+                events.append(
+                    new_event(len(events), n, actor, act, obj, attrs, phase, rnd, raw, obj_token, source_line)
+                )
+                continue
+            lines.append(raw)
+            size, count, directives = len(persons), len(events), len(r.directives)
+            _jsonl_line(r, n, raw)
+            if len(events) > count and len(r.directives) == directives and len(known) < _KNOWN_LINES:
+                e = events[-1]
+                known[raw] = (size, e.actor, e.act, e.obj, e.attrs, e.obj_token, e.source_line, raw)
     return r.finish()
+
+
+def _line_chunks(text: str, size: int = 1 << 20) -> Iterator[list[str]]:
+    """The lines of `text` as `_lines` splits them, a list for each piece of about `size` characters
+    (a piece ends after a \\n, so that \\r\\n is never cut): a large text is not split all at once."""
+    start, end = 0, len(text)
+    while start < end:
+        cut = text.find("\n", start + size)
+        stop = end if cut < 0 else cut + 1
+        piece = text[start:stop]
+        lines = _BREAKS.split(piece) if "\r" in piece else piece.split("\n")
+        if lines[-1] == "":
+            lines.pop()
+        yield lines
+        start = stop
+
+
+_scan = _JSON.scan_once
+
+
+def _jsonl_line(r: _Reader, n: int, raw: str) -> None:
+    """One line of JSON Lines: a record (see `_record`), or its error."""
+    if not raw.strip():
+        return
+    try:
+        if raw.startswith("\ufeff"):  # as json.loads: a byte-order mark is not JSON
+            raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", raw, 0)
+        try:  # the C scanner alone; anything but one JSON value filling the line is read again by decode
+            rec, end = _scan(raw, 0)
+        except StopIteration:
+            end = -1
+        if end != len(raw):
+            rec = _JSON.decode(raw)
+    except _DuplicateKey as err:
+        r.fail(n, f"duplicate key {err.args[0]}")
+        return
+    except json.JSONDecodeError as err:
+        r.fail(n, f"not valid JSON: {err.msg} (column {err.colno})", column=err.colno)
+        return
+    except RecursionError:
+        r.fail(n, "JSON nested too deeply")
+        return
+    if not isinstance(rec, dict):
+        r.fail(n, "each line must be a JSON object")
+        return
+    bad = [k for k, v in rec.items() if not isinstance(v, str)]
+    if bad:
+        r.fail(n, f"values must be strings: {', '.join(bad)}")
+        return
+    _record(r, n, rec, raw)
 
 
 _PLAIN_TAGS = {
