@@ -52,7 +52,8 @@ from xiangshe.domain.trace import (
 )
 from xiangshe.domain.vocabulary import MAX_INSTANCE, PERSON_KEYS, PLACE_KEYS, Vocabulary, split_number, vocabulary
 
-MAX_BYTES = 64 * 1024 * 1024  # documented limit on one trace file
+MAX_BYTES = 64 * 1024 * 1024  # documented limit on one trace file (the default of check --max-input-size)
+LIMIT_HINT = "a larger input needs --max-input-size SIZE (e.g. 200M)"
 MAX_ERRORS = 20
 _SIDE_ALIASES = {"shang-she": "上射", "xia-she": "下射", "upper": "上射", "lower": "下射"}
 _SOURCE = re.compile(r"^\s*L([0-9]{1,9})\b")  # `# L14 主人坐取爵于上篚`: the text line an event enacts
@@ -527,19 +528,19 @@ def _read_upto(stream: BinaryIO, n: int, into: bytearray) -> bytearray:
     return into
 
 
-def read_bounded(stream: BinaryIO, display: str) -> bytearray:
+def read_bounded(stream: BinaryIO, display: str, limit: int = MAX_BYTES) -> bytearray:
     """The bytes of a trace from any stream — a file, a pipe, a FIFO, a device, standard input —
-    reading at most MAX_BYTES + 1 of them: more is refused, so /dev/zero or an endless pipe cannot
+    reading at most `limit` + 1 of them: more is refused, so /dev/zero or an endless pipe cannot
     run the reader out of memory. A NUL byte in the first HEAD_BYTES is refused at once (binary)."""
     try:
-        data = _read_upto(stream, HEAD_BYTES, bytearray())
+        data = _read_upto(stream, min(HEAD_BYTES, limit + 1), bytearray())
         _not_binary(data, display)
         if len(data) == HEAD_BYTES:
-            _read_upto(stream, MAX_BYTES + 1 - HEAD_BYTES, data)
+            _read_upto(stream, limit + 1 - HEAD_BYTES, data)
     except OSError as err:
         raise TraceErrors([TraceError(display, None, f"cannot read: {err.strerror or err}")]) from None
-    if len(data) > MAX_BYTES:
-        raise TraceErrors([TraceError(display, 1, f"more than {MAX_BYTES} bytes; the limit is {MAX_BYTES}")])
+    if len(data) > limit:
+        raise TraceErrors([TraceError(display, 1, f"more than {limit} bytes; the limit is {limit}", hint=LIMIT_HINT)])
     return data
 
 
@@ -560,17 +561,18 @@ def decode(data: bytes | bytearray, display: str) -> str:
         raise TraceErrors([TraceError(display, line, "not UTF-8 text")]) from None
 
 
-def read_path(path: Path, display: str) -> str:
-    """The text of a trace file. A regular file over the limit is refused before it is read; any
+def read_path(path: Path, display: str, limit: int = MAX_BYTES) -> str:
+    """The text of a trace file. A regular file over `limit` bytes is refused before it is read; any
     other file (a FIFO, a device such as /dev/zero) is read up to the limit and refused past it."""
     try:
         with path.open("rb") as f:
             info = os.fstat(f.fileno())
             if stat.S_ISDIR(info.st_mode):
                 raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
-            if stat.S_ISREG(info.st_mode) and info.st_size > MAX_BYTES:
-                raise TraceErrors([TraceError(display, 1, f"file is {info.st_size} bytes; the limit is {MAX_BYTES}")])
-            data = read_bounded(f, display)
+            if stat.S_ISREG(info.st_mode) and info.st_size > limit:
+                message = f"file is {info.st_size} bytes; the limit is {limit}"
+                raise TraceErrors([TraceError(display, 1, message, hint=LIMIT_HINT)])
+            data = read_bounded(f, display, limit)
     except OSError as err:
         raise TraceErrors([TraceError(display, None, f"cannot read: {err.strerror or err}")]) from None
     return decode(data, display)
@@ -1006,12 +1008,15 @@ def parse_json(text: str, path: str = "<trace>", vocab: Vocabulary | None = None
 READERS = {"trace": parse_lines, "jsonl": parse_jsonl, "json": parse_json, "yaml": parse_yaml}
 
 
-def parse_file(path: Path, display: str | None = None, vocab: Vocabulary | None = None) -> Trace:
+def parse_file(
+    path: Path, display: str | None = None, vocab: Vocabulary | None = None, limit: int = MAX_BYTES
+) -> Trace:
     """Parse a trace file by its suffix (see domain/sources.py): `.trace`, `.jsonl`, `.json`,
-    `.yaml`, `.yml`, in any letter case; any other suffix is an input error."""
+    `.yaml`, `.yml`, in any letter case; any other suffix is an input error. A file over `limit`
+    bytes is an input error too."""
     from xiangshe.domain.sources import parse_path
 
-    return parse_path(path, display, vocab)
+    return parse_path(path, display, vocab, limit)
 
 
 def event_record(e: Event) -> dict[str, str]:
