@@ -754,7 +754,7 @@ def _line_chunks(text: str, size: int = 1 << 20) -> Iterator[list[str]]:
         start = stop
 
 
-_scan = _JSON.scan_once
+_scan = _JSON.scan_once  # type: ignore[attr-defined]  # the decoder's C scanner (typeshed does not list it)
 
 
 def _jsonl_line(r: _Reader, n: int, raw: str) -> None:
