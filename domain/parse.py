@@ -716,26 +716,27 @@ def parse_jsonl(text: str, path: str = "<trace>", vocab: Vocabulary | None = Non
     r = _Reader(path, vocab or vocabulary(), lines)
     phases, events, persons = r.vocab.phases, r.events, r.cast.persons
     known: dict[str, tuple] = {}  # an event line → the cast's size then, its words, its text
-    n = 0
+    add_line, add_event, size = lines.append, events.append, 0
+    n, phase, rnd = 0, None, 0
     for chunk in _line_chunks(text):
         for raw in chunk:
             n += 1
             hit = known.get(raw)
-            if hit is not None and hit[0] == len(persons):
+            if hit is not None and hit[0] == size:  # only a line that is not remembered changes the cast
                 _, actor, act, obj, attrs, obj_token, source_line, raw = hit
-                lines.append(raw)
-                phase = r.phase
-                rnd = phases[phase].round if phase else 0
-                events.append(
-                    new_event(len(events), n, actor, act, obj, attrs, phase, rnd, raw, obj_token, source_line)
-                )
+                add_line(raw)
+                if r.phase is not phase:
+                    phase = r.phase
+                    rnd = phases[phase].round if phase else 0
+                add_event(new_event(len(events), n, actor, act, obj, attrs, phase, rnd, raw, obj_token, source_line))
                 continue
-            lines.append(raw)
-            size, count, directives = len(persons), len(events), len(r.directives)
+            add_line(raw)
+            count, directives = len(events), len(r.directives)
             _jsonl_line(r, n, raw)
             if len(events) > count and len(r.directives) == directives and len(known) < _KNOWN_LINES:
                 e = events[-1]
                 known[raw] = (size, e.actor, e.act, e.obj, e.attrs, e.obj_token, e.source_line, raw)
+            size = len(persons)
     return r.finish()
 
 
