@@ -11,9 +11,9 @@ The FILE arguments of `check` (and `report`) are
   else the line format) and named in messages `--stdin-filename` or `<stdin>`.
 
 Every source is read up to the size limit (64 MiB, or `check --max-input-size`: `parse_size`) and
-no further (parse.read_bounded). A source that cannot
-be used at all (no such file, an unknown suffix, an empty directory) is a `Source` carrying its
-error, so that it is reported in its place among the others.
+no further (parse.read_bounded). A source that cannot be used at all (no such file, an unknown
+suffix, an empty directory) is a `Source` carrying its error, so that it is reported in its place
+among the others.
 
 With no FILE, `check` checks the bundled canonical ceremony, but only when standard input holds
 nothing: `stdin_state` says whether it does (a terminal, a closed stream or an empty one hold
