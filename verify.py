@@ -99,10 +99,10 @@ def _lint(results, rules, cfg, selection, lint: dict, use_baseline: bool = True)
     sys.exit(0)
 
 
-def _sources(files: tuple[str, ...], stdin_format: str | None, stdin_filename: str | None):
-    from xiangshe.domain.sources import named
+def _sources(files: tuple[str, ...], stdin_format: str | None, stdin_filename: str | None, limit: int | None = None):
+    from xiangshe.domain.sources import MAX_BYTES, named
 
-    return located(named, files, stdin_format, stdin_filename, _display, CANONICAL)
+    return located(named, files, stdin_format, stdin_filename, _display, CANONICAL, limit or MAX_BYTES)
 
 
 def _show_version(ctx: click.Context) -> None:
@@ -152,6 +152,7 @@ def check(
     show_progress: bool | None = None,
     stdin_format: str | None = None,
     stdin_filename: str | None = None,
+    max_input_size: int | None = None,
     **lint,
 ) -> None:
     """Replay FILES through the machines and the rules (no FILE: the canonical ceremony, when
@@ -173,7 +174,7 @@ def check(
     fmt = click.get_current_context().meta["xiangshe.format"] = fmt or cfg.format or "text"
     chosen = _readings(reading, readings_file, cfg.readings)
     rules_in_force = active_rules(chosen)
-    sources = _sources(files, stdin_format, stdin_filename)
+    sources = _sources(files, stdin_format, stdin_filename, max_input_size)
     results = [check_source(s, rules_in_force, chosen) for s in progress(sources, show_progress)]
     unreadable = render.input_errors_text(results)
     if unreadable:  # located errors first, on stderr, in every format

@@ -29,7 +29,7 @@ import json
 import os
 import re
 import stat
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
 from pathlib import Path
 from typing import BinaryIO
@@ -37,10 +37,23 @@ from typing import BinaryIO
 from xiangshe.domain.errors import InputError, TraceError, did_you_mean
 from xiangshe.domain.gcpause import gc_paused
 from xiangshe.domain.messages import Localised, Message
-from xiangshe.domain.trace import SIDES, Cast, Directive, Event, Fragment, ObjectRef, Pair, Person, Trace, phase_span
+from xiangshe.domain.trace import (
+    SIDES,
+    Cast,
+    Directive,
+    Event,
+    Fragment,
+    ObjectRef,
+    Pair,
+    Person,
+    Trace,
+    new_event,
+    phase_span,
+)
 from xiangshe.domain.vocabulary import MAX_INSTANCE, PERSON_KEYS, PLACE_KEYS, Vocabulary, split_number, vocabulary
 
-MAX_BYTES = 64 * 1024 * 1024  # documented limit on one trace file
+MAX_BYTES = 64 * 1024 * 1024  # documented limit on one trace file (the default of check --max-input-size)
+LIMIT_HINT = "a larger input needs --max-input-size SIZE (e.g. 200M)"
 MAX_ERRORS = 20
 _SIDE_ALIASES = {"shang-she": "上射", "xia-she": "下射", "upper": "上射", "lower": "下射"}
 _SOURCE = re.compile(r"^\s*L([0-9]{1,9})\b")  # `# L14 主人坐取爵于上篚`: the text line an event enacts
@@ -305,7 +318,7 @@ class _Reader:
         phase = self.phase
         rnd = self.vocab.phases[phase].round if phase else 0
         self.events.append(
-            Event(len(self.events), line, actor, act, obj, resolved, phase, rnd, text, obj_token, source_line)
+            new_event(len(self.events), line, actor, act, obj, resolved, phase, rnd, text, obj_token, source_line)
         )
 
     def _resolve(
@@ -515,19 +528,19 @@ def _read_upto(stream: BinaryIO, n: int, into: bytearray) -> bytearray:
     return into
 
 
-def read_bounded(stream: BinaryIO, display: str) -> bytearray:
+def read_bounded(stream: BinaryIO, display: str, limit: int = MAX_BYTES) -> bytearray:
     """The bytes of a trace from any stream — a file, a pipe, a FIFO, a device, standard input —
-    reading at most MAX_BYTES + 1 of them: more is refused, so /dev/zero or an endless pipe cannot
+    reading at most `limit` + 1 of them: more is refused, so /dev/zero or an endless pipe cannot
     run the reader out of memory. A NUL byte in the first HEAD_BYTES is refused at once (binary)."""
     try:
-        data = _read_upto(stream, HEAD_BYTES, bytearray())
+        data = _read_upto(stream, min(HEAD_BYTES, limit + 1), bytearray())
         _not_binary(data, display)
         if len(data) == HEAD_BYTES:
-            _read_upto(stream, MAX_BYTES + 1 - HEAD_BYTES, data)
+            _read_upto(stream, limit + 1 - HEAD_BYTES, data)
     except OSError as err:
         raise TraceErrors([TraceError(display, None, f"cannot read: {err.strerror or err}")]) from None
-    if len(data) > MAX_BYTES:
-        raise TraceErrors([TraceError(display, 1, f"more than {MAX_BYTES} bytes; the limit is {MAX_BYTES}")])
+    if len(data) > limit:
+        raise TraceErrors([TraceError(display, 1, f"more than {limit} bytes; the limit is {limit}", hint=LIMIT_HINT)])
     return data
 
 
@@ -548,17 +561,18 @@ def decode(data: bytes | bytearray, display: str) -> str:
         raise TraceErrors([TraceError(display, line, "not UTF-8 text")]) from None
 
 
-def read_path(path: Path, display: str) -> str:
-    """The text of a trace file. A regular file over the limit is refused before it is read; any
+def read_path(path: Path, display: str, limit: int = MAX_BYTES) -> str:
+    """The text of a trace file. A regular file over `limit` bytes is refused before it is read; any
     other file (a FIFO, a device such as /dev/zero) is read up to the limit and refused past it."""
     try:
         with path.open("rb") as f:
             info = os.fstat(f.fileno())
             if stat.S_ISDIR(info.st_mode):
                 raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
-            if stat.S_ISREG(info.st_mode) and info.st_size > MAX_BYTES:
-                raise TraceErrors([TraceError(display, 1, f"file is {info.st_size} bytes; the limit is {MAX_BYTES}")])
-            data = read_bounded(f, display)
+            if stat.S_ISREG(info.st_mode) and info.st_size > limit:
+                message = f"file is {info.st_size} bytes; the limit is {limit}"
+                raise TraceErrors([TraceError(display, 1, message, hint=LIMIT_HINT)])
+            data = read_bounded(f, display, limit)
     except OSError as err:
         raise TraceErrors([TraceError(display, None, f"cannot read: {err.strerror or err}")]) from None
     return decode(data, display)
@@ -688,36 +702,92 @@ def _no_duplicate_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
 _JSON = json.JSONDecoder(object_pairs_hook=_no_duplicate_keys)
 
 
+#: at most this many distinct event lines are remembered by parse_jsonl (a trace of unique lines
+#: does not keep a second copy of itself)
+_KNOWN_LINES = 1 << 16
+
+
 @gc_paused()
 def parse_jsonl(text: str, path: str = "<trace>", vocab: Vocabulary | None = None) -> Trace:
-    """Parse JSON Lines (one JSON object per line)."""
-    lines = _lines(text)
+    """Parse JSON Lines (one JSON object per line). An event line written as an earlier one, while the
+    cast is the same, is not read again: it takes the earlier one's words (as `_Reader.event` would)
+    and shares its text."""
+    lines: list[str] = []
     r = _Reader(path, vocab or vocabulary(), lines)
-    for n, raw in enumerate(lines, 1):
-        if not raw.strip():
-            continue
-        try:
-            if raw.startswith("\ufeff"):  # as json.loads: a byte-order mark is not JSON
-                raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", raw, 0)
-            rec = _JSON.decode(raw)
-        except _DuplicateKey as err:
-            r.fail(n, f"duplicate key {err.args[0]}")
-            continue
-        except json.JSONDecodeError as err:
-            r.fail(n, f"not valid JSON: {err.msg} (column {err.colno})", column=err.colno)
-            continue
-        except RecursionError:
-            r.fail(n, "JSON nested too deeply")
-            continue
-        if not isinstance(rec, dict):
-            r.fail(n, "each line must be a JSON object")
-            continue
-        bad = [k for k, v in rec.items() if not isinstance(v, str)]
-        if bad:
-            r.fail(n, f"values must be strings: {', '.join(bad)}")
-            continue
-        _record(r, n, rec, raw)
+    phases, events, persons = r.vocab.phases, r.events, r.cast.persons
+    known: dict[str, tuple] = {}  # an event line → the cast's size then, its words, its text
+    add_line, add_event, size = lines.append, events.append, 0
+    n, phase, rnd = 0, None, 0
+    for chunk in _line_chunks(text):
+        for raw in chunk:
+            n += 1
+            hit = known.get(raw)
+            if hit is not None and hit[0] == size:  # only a line that is not remembered changes the cast
+                _, actor, act, obj, attrs, obj_token, source_line, raw = hit
+                add_line(raw)
+                if r.phase is not phase:
+                    phase = r.phase
+                    rnd = phases[phase].round if phase else 0
+                add_event(new_event(len(events), n, actor, act, obj, attrs, phase, rnd, raw, obj_token, source_line))
+                continue
+            add_line(raw)
+            count, directives = len(events), len(r.directives)
+            _jsonl_line(r, n, raw)
+            if len(events) > count and len(r.directives) == directives and len(known) < _KNOWN_LINES:
+                e = events[-1]
+                known[raw] = (size, e.actor, e.act, e.obj, e.attrs, e.obj_token, e.source_line, raw)
+            size = len(persons)
     return r.finish()
+
+
+def _line_chunks(text: str, size: int = 1 << 20) -> Iterator[list[str]]:
+    """The lines of `text` as `_lines` splits them, a list for each piece of about `size` characters
+    (a piece ends after a \\n, so that \\r\\n is never cut): a large text is not split all at once."""
+    start, end = 0, len(text)
+    while start < end:
+        cut = text.find("\n", start + size)
+        stop = end if cut < 0 else cut + 1
+        piece = text[start:stop]
+        lines = _BREAKS.split(piece) if "\r" in piece else piece.split("\n")
+        if lines[-1] == "":
+            lines.pop()
+        yield lines
+        start = stop
+
+
+_scan = _JSON.scan_once  # type: ignore[attr-defined]  # the decoder's C scanner (typeshed does not list it)
+
+
+def _jsonl_line(r: _Reader, n: int, raw: str) -> None:
+    """One line of JSON Lines: a record (see `_record`), or its error."""
+    if not raw.strip():
+        return
+    try:
+        if raw.startswith("\ufeff"):  # as json.loads: a byte-order mark is not JSON
+            raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", raw, 0)
+        try:  # the C scanner alone; anything but one JSON value filling the line is read again by decode
+            rec, end = _scan(raw, 0)
+        except StopIteration:
+            end = -1
+        if end != len(raw):
+            rec = _JSON.decode(raw)
+    except _DuplicateKey as err:
+        r.fail(n, f"duplicate key {err.args[0]}")
+        return
+    except json.JSONDecodeError as err:
+        r.fail(n, f"not valid JSON: {err.msg} (column {err.colno})", column=err.colno)
+        return
+    except RecursionError:
+        r.fail(n, "JSON nested too deeply")
+        return
+    if not isinstance(rec, dict):
+        r.fail(n, "each line must be a JSON object")
+        return
+    bad = [k for k, v in rec.items() if not isinstance(v, str)]
+    if bad:
+        r.fail(n, f"values must be strings: {', '.join(bad)}")
+        return
+    _record(r, n, rec, raw)
 
 
 _PLAIN_TAGS = {
@@ -939,12 +1009,15 @@ def parse_json(text: str, path: str = "<trace>", vocab: Vocabulary | None = None
 READERS = {"trace": parse_lines, "jsonl": parse_jsonl, "json": parse_json, "yaml": parse_yaml}
 
 
-def parse_file(path: Path, display: str | None = None, vocab: Vocabulary | None = None) -> Trace:
+def parse_file(
+    path: Path, display: str | None = None, vocab: Vocabulary | None = None, limit: int = MAX_BYTES
+) -> Trace:
     """Parse a trace file by its suffix (see domain/sources.py): `.trace`, `.jsonl`, `.json`,
-    `.yaml`, `.yml`, in any letter case; any other suffix is an input error."""
+    `.yaml`, `.yml`, in any letter case; any other suffix is an input error. A file over `limit`
+    bytes is an input error too."""
     from xiangshe.domain.sources import parse_path
 
-    return parse_path(path, display, vocab)
+    return parse_path(path, display, vocab, limit)
 
 
 def event_record(e: Event) -> dict[str, str]:

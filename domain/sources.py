@@ -10,9 +10,10 @@ The FILE arguments of `check` (and `report`) are
 - `-`: standard input, read as `--stdin-format` says (else by the suffix of `--stdin-filename`,
   else the line format) and named in messages `--stdin-filename` or `<stdin>`.
 
-Every source is read up to the size limit and no further (parse.read_bounded). A source that cannot
-be used at all (no such file, an unknown suffix, an empty directory) is a `Source` carrying its
-error, so that it is reported in its place among the others.
+Every source is read up to the size limit (64 MiB, or `check --max-input-size`: `parse_size`) and
+no further (parse.read_bounded). A source that cannot be used at all (no such file, an unknown
+suffix, an empty directory) is a `Source` carrying its error, so that it is reported in its place
+among the others.
 
 With no FILE, `check` checks the bundled canonical ceremony, but only when standard input holds
 nothing: `stdin_state` says whether it does (a terminal, a closed stream or an empty one hold
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 import stat
 import sys
 from collections.abc import Callable, Sequence
@@ -33,7 +35,7 @@ from typing import BinaryIO, cast
 
 from xiangshe.domain.errors import TraceError, UsageError
 from xiangshe.domain.messages import Message
-from xiangshe.domain.parse import READERS, TraceErrors, decode, read_bounded, read_path
+from xiangshe.domain.parse import MAX_BYTES, READERS, TraceErrors, decode, read_bounded, read_path
 from xiangshe.domain.trace import Trace
 from xiangshe.domain.vocabulary import Vocabulary
 
@@ -56,6 +58,7 @@ class Source:
     path: Path | None = None
     fmt: str = "trace"
     error: TraceErrors | None = None
+    limit: int = MAX_BYTES  # bytes read at most
 
     def __str__(self) -> str:
         return self.display
@@ -69,9 +72,9 @@ class Source:
         if self.error is not None:
             raise self.error
         if self.path is None:
-            text = read_stdin(self.display, stdin)
+            text = read_stdin(self.display, stdin, self.limit)
         else:
-            text = read_path(self.path, self.display)
+            text = read_path(self.path, self.display, self.limit)
         return READERS[self.fmt](text, self.display, vocab)
 
 
@@ -91,10 +94,12 @@ def format_of(path: Path | str, display: str) -> str:
     raise TraceErrors([TraceError(display, None, Message("input.file-type", what=what, known=KNOWN), hint=hint)])
 
 
-def parse_path(path: Path, display: str | None = None, vocab: Vocabulary | None = None) -> Trace:
+def parse_path(
+    path: Path, display: str | None = None, vocab: Vocabulary | None = None, limit: int = MAX_BYTES
+) -> Trace:
     """Read and parse a staging file by its suffix (see `format_of`)."""
     shown = display or str(path)
-    return READERS[format_of(path, shown)](read_path(path, shown), shown, vocab)
+    return READERS[format_of(path, shown)](read_path(path, shown, limit), shown, vocab)
 
 
 def _stdin_binary() -> BinaryIO | None:
@@ -103,21 +108,21 @@ def _stdin_binary() -> BinaryIO | None:
     return None if stream is None else cast(BinaryIO, getattr(stream, "buffer", stream))
 
 
-def read_stdin(display: str = STDIN_NAME, stream: BinaryIO | None = None) -> str:
+def read_stdin(display: str = STDIN_NAME, stream: BinaryIO | None = None, limit: int = MAX_BYTES) -> str:
     """The text on standard input (or `stream`), read up to the size limit and no further."""
     stream = stream if stream is not None else _stdin_binary()
     if stream is None:
         raise TraceErrors([TraceError(display, None, "cannot read: standard input is closed")])
-    return decode(read_bounded(stream, display), display)
+    return decode(read_bounded(stream, display, limit), display)
 
 
-def stdin_source(stdin_format: str | None = None, stdin_filename: str | None = None) -> Source:
+def stdin_source(stdin_format: str | None = None, stdin_filename: str | None = None, limit: int = MAX_BYTES) -> Source:
     """Standard input as a source: read as `stdin_format`, else by the suffix of `stdin_filename`
     when it is a staging suffix, else as the line format."""
     fmt = stdin_format
     if fmt is None and stdin_filename:
         fmt = SUFFIXES.get(Path(stdin_filename).suffix.lower())
-    return Source(stdin_filename or STDIN_NAME, None, fmt or "trace")
+    return Source(stdin_filename or STDIN_NAME, None, fmt or "trace", limit=limit)
 
 
 def _hidden(name: str) -> bool:
@@ -144,9 +149,10 @@ def expand(
     display: Callable[[Path], str],
     stdin_format: str | None = None,
     stdin_filename: str | None = None,
+    limit: int = MAX_BYTES,
 ) -> list[Source]:
     """The sources that FILE arguments name, in order: files, the stagings below directories,
-    standard input for `-`. A file reached twice is read once."""
+    standard input for `-`. A file reached twice is read once; each is read up to `limit` bytes."""
     out: list[Source] = []
     seen: set[Path] = set()
     stdin_taken = False
@@ -157,7 +163,7 @@ def expand(
             return
         seen.add(key)
         try:
-            out.append(Source(shown, path, format_of(path, shown)))
+            out.append(Source(shown, path, format_of(path, shown), limit=limit))
         except TraceErrors as err:
             out.append(Source(shown, path, error=err))
 
@@ -166,7 +172,7 @@ def expand(
             if stdin_taken:
                 out.append(_fail(STDIN, "standard input is named twice; it can be read once"))
             else:
-                out.append(stdin_source(stdin_format, stdin_filename))
+                out.append(stdin_source(stdin_format, stdin_filename, limit))
             stdin_taken = True
             continue
         if not arg:  # `check "$PLAN"` with PLAN unset: not the current directory
@@ -255,6 +261,7 @@ def named(
     stdin_filename: str | None,
     display: Callable[[Path], str],
     default: Path,
+    limit: int = MAX_BYTES,
 ) -> list[Source]:
     """The stagings FILES name (files, directories, `-`); with no FILE, `default` (the canonical
     ceremony) — unless standard input holds something, which is refused (a UsageError) rather than
@@ -263,10 +270,29 @@ def named(
         option = "--stdin-format" if stdin_format else "--stdin-filename"
         raise UsageError(Message("usage.stdin-option", option=option))
     if files:
-        return expand(files, display, stdin_format, stdin_filename)
+        return expand(files, display, stdin_format, stdin_filename, limit)
     state = stdin_state()
     if state == "data":
         raise UsageError(Message("usage.stdin-unread"))
     if state == "silent":
         raise UsageError(Message("usage.stdin-silent", wait=f"{STDIN_WAIT:g}"))
-    return [Source(display(default), default, "trace")]
+    return [Source(display(default), default, "trace", limit=limit)]
+
+
+_SIZE = re.compile(r"([0-9]{1,15})\s*(?:([KMGT])(?:i?B)?|B)?", re.IGNORECASE)
+_UNITS = {None: 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+
+
+def parse_size(text: str) -> int:
+    """A size in bytes, as `check --max-input-size` takes it: a whole number of bytes, or with K, M,
+    G or T (KiB, MiB, GiB, TiB: powers of 1024; a B or iB after the letter changes nothing). ValueError
+    if it is none of these, or not above 0.
+
+    >>> parse_size("200M"), parse_size("64MiB"), parse_size("1g"), parse_size("4096")
+    (209715200, 67108864, 1073741824, 4096)
+    """
+    m = _SIZE.fullmatch(text.strip())
+    size = int(m.group(1)) * _UNITS[m.group(2) and m.group(2).upper()] if m else 0
+    if size <= 0:
+        raise ValueError(f"{text!r} is not a size: write a number of bytes, or with K, M or G (200M, 1G)")
+    return size

@@ -9,8 +9,9 @@ it declares itself a fragment (`fragment Φ03–Φ07`, before its first event).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import cast
 
 SIDES = ("上射", "下射")
 
@@ -49,7 +50,7 @@ class ObjectRef:
         return self.key
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Event:
     index: int
     line: int
@@ -75,6 +76,36 @@ class Event:
             parts.append(self.obj_token)
         parts += [f"{k}={v}" for k, v in self.attrs]
         return " ".join(parts)
+
+
+class _NewEvent:
+    """An Event built fast: Event's fields in Event's layout, set by a plain `__init__` that then makes
+    the object an Event, frozen and hashable like any other. (A frozen dataclass sets each field through
+    `object.__setattr__`, which makes building an event 2–3× slower; a reader builds one a line.)"""
+
+    __slots__ = Event.__slots__
+
+    def __init__(
+        self,
+        index: int,
+        line: int,
+        actor: str,
+        act: str,
+        obj: ObjectRef | None,
+        attrs: tuple[tuple[str, str], ...],
+        phase: str | None,
+        round: int,
+        text: str,
+        obj_token: str | None = None,
+        source_line: int | None = None,
+    ) -> None:
+        self.index, self.line, self.actor, self.act, self.obj, self.attrs = index, line, actor, act, obj, attrs
+        self.phase, self.round, self.text, self.obj_token, self.source_line = phase, round, text, obj_token, source_line
+        self.__class__ = Event  # type: ignore[assignment]  # the same slots: an Event from here on
+
+
+#: Event(…), the same event, built faster (for readers)
+new_event = cast(Callable[..., Event], _NewEvent)
 
 
 @dataclass(frozen=True)

@@ -65,6 +65,20 @@ class Percent(click.FloatRange):
         return rv
 
 
+class ByteSize(click.ParamType):
+    """A size in bytes: 4096, 200M, 1G (domain/sources.py parse_size)."""
+
+    name = "size"
+
+    def convert(self, value, param, ctx):
+        from xiangshe.domain.sources import parse_size
+
+        try:
+            return value if isinstance(value, int) else parse_size(value)
+        except ValueError as err:
+            self.fail(str(err), param, ctx)
+
+
 # -- the options several commands share -----------------------------------------------------------
 
 STDIN_FORMATS = ("trace", "jsonl", "json", "yaml")  # domain/parse.py READERS
@@ -228,6 +242,13 @@ def check_options(f):
             "for CI) or github (GitHub Actions annotations)",
         ),
         click.option("--scoring", is_flag=True, help="show the scoring audit arrow by arrow"),
+        click.option(
+            "--max-input-size",
+            type=ByteSize(),
+            default="64M",
+            metavar="SIZE",
+            help="refuse (exit 2) a FILE larger than SIZE; default 64M (K, M, G: KiB, MiB, GiB)",
+        ),
         click.option(
             "--verbose",
             "-v",

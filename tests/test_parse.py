@@ -171,3 +171,59 @@ def test_bad_yaml_is_a_located_error_and_never_runs_code(text: str, expected: st
     with pytest.raises(TraceErrors) as err:
         parse_yaml(text, "t.yaml")
     assert expected in err.value.render()
+
+
+_REPEATS = {  # JSON Lines whose lines repeat: parse_jsonl reads a repeated event line once
+    "rounds": None,  # the canonical's events twice (set below)
+    "errors": '{"actor": "主人", "act": "飞"}\n' * 30,
+    "a count": '{"actor": "主人", "act": "拜", "to": "宾", "n": "x"}\n' * 3,
+    "ignore": '{"actor": "主人", "act": "拜", "to": "宾", "ignore": "R120: why"}\n' * 3,
+    "a person added": '{"actor": "众宾2", "act": "拜", "to": "主人"}\n' * 2
+    + '{"actor": "众宾2", "act": "拜", "to": "主人", "n": "q"}\n' * 2,
+    "a second of a role": '{"cast": "甲", "role": "弟子"}\n{"actor": "弟子", "act": "揖"}\n'
+    '{"cast": "乙", "role": "弟子"}\n{"actor": "弟子", "act": "揖"}\n',
+    "spaces": '{"actor": "主人", "act": "揖"}\n {"actor": "主人", "act": "揖"} \n{"actor": "主人", "act": "揖"}x\n' * 2,
+    "crlf": '{"actor": "主人", "act": "揖"}\r\n{"actor": "主人", "act": "揖"}\r{"actor": "主人", "act": "揖"}\r\n',
+}
+
+
+@pytest.mark.parametrize("name", list(_REPEATS))
+def test_a_repeated_jsonl_line_reads_as_if_read_anew(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same trace (events, lines, directives, cast) or the same errors, whether parse_jsonl
+    remembers the event lines it has read or reads every line anew; and in pieces as at once."""
+    import xiangshe.domain.parse as parse
+
+    text = _REPEATS[name]
+    if text is None:
+        canonical = Path(__file__).resolve().parents[1] / "traces" / "canonical.trace"
+        lines = to_jsonl(parse_file(canonical)).splitlines(keepends=True)
+        events = [ln for ln in lines if ln.startswith(('{"actor"', '{"phase"'))]
+        text = "".join(lines) + "".join(events)
+
+    def read() -> object:
+        try:
+            t = parse_jsonl(text, "t.jsonl")
+        except TraceErrors as err:
+            return err.render(), err.more
+        return t.events, t.source_lines, t.directives, t.cast.persons, t.phase_lines
+
+    remembered = read()
+    monkeypatch.setattr(parse, "_KNOWN_LINES", 0)
+    anew = read()
+    assert remembered == anew
+    chunks = parse._line_chunks
+    monkeypatch.setattr(parse, "_line_chunks", lambda text: chunks(text, 7))
+    assert read() == anew
+
+
+def test_an_event_built_fast_is_an_event() -> None:
+    import dataclasses
+
+    from xiangshe.domain.trace import Event, ObjectRef, new_event
+
+    fields = (3, 7, "甲", "射", ObjectRef("矢", "1"), (("arrow", "1"),), "Φ21", 1, "甲 射 矢 arrow=1", "矢", 12)
+    fast, slow = new_event(*fields), Event(*fields)
+    assert type(fast) is Event and fast == slow and hash(fast) == hash(slow) and repr(fast) == repr(slow)
+    assert tuple(getattr(fast, f.name) for f in dataclasses.fields(Event)) == fields
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        fast.actor = "乙"  # type: ignore[misc]

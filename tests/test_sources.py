@@ -283,6 +283,48 @@ def test_an_endless_stream_is_read_to_the_limit_plus_one_and_no_further() -> Non
     assert "binary file" in err.value.render() and zeros.served <= 8192
 
 
+def test_max_input_size_sets_the_limit_both_ways(tmp_path: Path) -> None:
+    """`--max-input-size` is the limit: a file of SIZE bytes passes, one byte less refuses it (exit 2, a
+    located message that names the option); the same for standard input."""
+    path = tmp_path / "short.trace"
+    path.write_text(SHORT, encoding="utf-8")
+    size = path.stat().st_size
+    result = CliRunner().invoke(cli, ["check", str(path), "--max-input-size", str(size)])
+    assert result.exit_code == 0, result.output
+    for args, stdin in (([str(path)], None), (["-"], SHORT)):
+        result = CliRunner().invoke(cli, ["check", *args, "--max-input-size", str(size - 1)], input=stdin)
+        assert result.exit_code == 2, result.output
+        where = "<stdin>" if stdin else str(path)
+        assert result.stderr.startswith(f"{where}:1: error: "), result.stderr
+        assert f"the limit is {size - 1}" in result.stderr and "--max-input-size" in result.stderr, result.stderr
+
+
+def test_max_input_size_lifts_the_default_limit(tmp_path: Path) -> None:
+    """A file over 64 MiB is refused for its size by default, and read with a larger --max-input-size (this
+    one, sparse, is then refused as binary: what is read is read as before)."""
+    path = tmp_path / "huge.trace"
+    with path.open("wb") as f:
+        f.truncate(MAX_BYTES + 1)
+    result = CliRunner().invoke(cli, ["check", str(path)])
+    assert result.exit_code == 2 and f"the limit is {MAX_BYTES}" in result.stderr, result.stderr
+    assert "--max-input-size" in result.stderr
+    for size in ("65M", "65MiB", "1g", str(MAX_BYTES + 1)):
+        result = CliRunner().invoke(cli, ["check", str(path), "--max-input-size", size])
+        assert result.exit_code == 2 and "binary file" in result.stderr, (size, result.stderr)
+        assert "the limit is" not in result.stderr, (size, result.stderr)
+    assert sources.parse_size("200M") == 200 << 20 and sources.parse_size("64 MiB") == MAX_BYTES
+    assert [sources.Source("x", path, limit=n).limit for n in (1, MAX_BYTES)] == [1, MAX_BYTES]
+
+
+@pytest.mark.parametrize("size", ["", "0", "-5", "1.5M", "12X", "M", "200MM", "ten"])
+def test_a_malformed_max_input_size_is_a_usage_error(size: str) -> None:
+    result = CliRunner().invoke(cli, ["check", str(CANONICAL), "--max-input-size", size])
+    assert result.exit_code == 2, result.output
+    assert "--max-input-size" in result.output and "is not a size" in result.output, result.output
+    with pytest.raises(ValueError, match="is not a size"):
+        sources.parse_size(size)
+
+
 @POSIX
 def test_special_files_named_as_stagings_are_read_bounded(tmp_path: Path) -> None:
     for device in ("/dev/zero", "/dev/urandom"):
