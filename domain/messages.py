@@ -472,6 +472,24 @@ CATALOGUE: tuple[Entry, ...] = (
         "is a directory; report takes one staging file (check takes directories)",
         "是目录；report 只接受一个仪注文件（check 可接受目录）",
     ),
+    Entry(
+        "XS745", "input.too-large", "more than {limit} bytes; the limit is {limit}", "超过 {limit} 字节；上限为 {limit}"
+    ),
+    Entry(
+        "XS746",
+        "input.file-too-large",
+        "file is {size} bytes; the limit is {limit}",
+        "文件有 {size} 字节；上限为 {limit}",
+    ),
+    Entry(
+        "XS747",
+        "input.limit-hint",
+        "a larger input needs --max-input-size SIZE (e.g. 200M)",
+        "更大的输入须用 --max-input-size SIZE（如 200M）",
+    ),
+    Entry("XS748", "input.binary", "binary file: a trace is UTF-8 text", "二进制文件：仪注须为 UTF-8 文本"),
+    Entry("XS749", "input.not-utf8", "not UTF-8 text", "不是 UTF-8 文本"),
+    Entry("XS750", "input.cannot-read", "cannot read: {reason}", "无法读取：{reason}"),
     Entry("XS740", "usage.rule-ambiguous", "{word} is ambiguous: {ids}", "{word} 有歧义: {ids}"),
     Entry(
         "XS741",

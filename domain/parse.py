@@ -53,7 +53,7 @@ from xiangshe.domain.trace import (
 from xiangshe.domain.vocabulary import MAX_INSTANCE, PERSON_KEYS, PLACE_KEYS, Vocabulary, split_number, vocabulary
 
 MAX_BYTES = 64 * 1024 * 1024  # documented limit on one trace file (the default of check --max-input-size)
-LIMIT_HINT = "a larger input needs --max-input-size SIZE (e.g. 200M)"
+LIMIT_HINT = Message("input.limit-hint")
 MAX_ERRORS = 20
 _SIDE_ALIASES = {"shang-she": "上射", "xia-she": "下射", "upper": "上射", "lower": "下射"}
 _SOURCE = re.compile(r"^\s*L([0-9]{1,9})\b")  # `# L14 主人坐取爵于上篚`: the text line an event enacts
@@ -538,9 +538,11 @@ def read_bounded(stream: BinaryIO, display: str, limit: int = MAX_BYTES) -> byte
         if len(data) == HEAD_BYTES:
             _read_upto(stream, limit + 1 - HEAD_BYTES, data)
     except OSError as err:
-        raise TraceErrors([TraceError(display, None, f"cannot read: {err.strerror or err}")]) from None
+        raise TraceErrors(
+            [TraceError(display, None, Message("input.cannot-read", reason=err.strerror or str(err)))]
+        ) from None
     if len(data) > limit:
-        raise TraceErrors([TraceError(display, 1, f"more than {limit} bytes; the limit is {limit}", hint=LIMIT_HINT)])
+        raise TraceErrors([TraceError(display, 1, Message("input.too-large", limit=limit), hint=LIMIT_HINT)])
     return data
 
 
@@ -548,7 +550,7 @@ def _not_binary(data: bytes | bytearray, display: str) -> None:
     head = data[:HEAD_BYTES]
     if b"\x00" in head:
         line = head[: head.index(b"\x00")].count(b"\n") + 1
-        raise TraceErrors([TraceError(display, line, "binary file: a trace is UTF-8 text")])
+        raise TraceErrors([TraceError(display, line, Message("input.binary"))])
 
 
 def decode(data: bytes | bytearray, display: str) -> str:
@@ -558,7 +560,7 @@ def decode(data: bytes | bytearray, display: str) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         line = data[: err.start].count(b"\n") + 1
-        raise TraceErrors([TraceError(display, line, "not UTF-8 text")]) from None
+        raise TraceErrors([TraceError(display, line, Message("input.not-utf8"))]) from None
 
 
 def read_path(path: Path, display: str, limit: int = MAX_BYTES) -> str:
@@ -570,11 +572,13 @@ def read_path(path: Path, display: str, limit: int = MAX_BYTES) -> str:
             if stat.S_ISDIR(info.st_mode):
                 raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
             if stat.S_ISREG(info.st_mode) and info.st_size > limit:
-                message = f"file is {info.st_size} bytes; the limit is {limit}"
+                message = Message("input.file-too-large", size=info.st_size, limit=limit)
                 raise TraceErrors([TraceError(display, 1, message, hint=LIMIT_HINT)])
             data = read_bounded(f, display, limit)
     except OSError as err:
-        raise TraceErrors([TraceError(display, None, f"cannot read: {err.strerror or err}")]) from None
+        raise TraceErrors(
+            [TraceError(display, None, Message("input.cannot-read", reason=err.strerror or str(err)))]
+        ) from None
     return decode(data, display)
 
 

@@ -24,7 +24,7 @@ def test_every_message_has_both_languages_with_the_same_parameters(entry) -> Non
     # line's own words (options, commands, FILE, the input formats), which the user types as written
     literal = (
         r"\{[a-z_]+\}|xian-huo|side=|chun=|xiangsheli\.txt|z3|fragment|--[\w-]+|\bFILE\b|xiangshe|\bcheck\b|"
-        r"\breport\b|trace\|jsonl\|json\|yaml|/dev/null"
+        r"\breport\b|trace\|jsonl\|json\|yaml|/dev/null|UTF-8|\bSIZE\b"
     )
     assert not re.search(r"[A-Za-z]{3,}", re.sub(literal, "", entry.zh))
 
