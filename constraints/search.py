@@ -237,6 +237,9 @@ class Search:
             c += [s["phase"][t] >= 1, s["phase"][t] <= len(d.phase_ix)]
             if t:
                 c.append(s["phase"][t] >= s["phase"][t - 1])  # the phases follow the text
+                # the idle steps come last: a trace is its events in order, and idle steps between
+                # them would only give the solver many placements of the same trace to refute
+                c.append(z3.Implies(s["act"][t - 1] == 0, s["act"][t] == 0))
             # an act on an object must be an act of its machine (as `check` requires of input);
             # a personal object belongs to the recipient, or else to the actor
             for kind, inst in self.objects:
@@ -500,9 +503,18 @@ def minimise(text: str, rule: Rule, rules: Sequence[Rule], readings: dict[str, s
             del lines[i]
             continue
         i += 1
-    for i, line in enumerate(lines):  # then attributes, one at a time
+    # then attributes: z3 fills every free slot, so most go; first all of them at once, then a
+    # line's at once, then one at a time (each try is a replay by the checker)
+    events = [i for i, line in enumerate(lines) if line.split() and line.split()[0] not in ("cast", "pair", "phase")]
+    bare = {i: " ".join(lines[i].split()[:2]) for i in events}
+    if any(bare[i] != lines[i] for i in events) and ok([bare.get(i, line) for i, line in enumerate(lines)]):
+        lines = [bare.get(i, line) for i, line in enumerate(lines)]
+    for i, line in enumerate(lines):
         words = line.split()
         if not words or words[0] in ("cast", "pair", "phase"):
+            continue
+        if len(words) > 2 and ok(lines[:i] + [" ".join(words[:2])] + lines[i + 1 :]):
+            lines[i] = " ".join(words[:2])
             continue
         j = 2
         while j < len(words):
