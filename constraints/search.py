@@ -406,7 +406,7 @@ def _refute_within(
             if work is not None:
                 work.count(s)
             if result == z3.unknown:
-                spent = limit < RLIMIT and s.reason_unknown() == "canceled"
+                spent = work is not None and work.budget is not None and work.spent >= work.budget
                 return Unknown(SPENT if spent else s.reason_unknown(), k), lazy.learnt
             if result == z3.unsat:
                 break
