@@ -72,6 +72,9 @@ def summary(rows: list[dict[str, Any]], depth: int) -> dict[str, Any]:
         "cex_max_s": round(max(times), 2) if times else None,
         "cex_median_s": round(statistics.median(times), 2) if times else None,
         "cex_over_10s": sum(t > TARGET_S for t in times),
+        # CPU time beside wall time: on a shared machine the wall time measures the load as much
+        "cex_max_cpu_s": round(max(r["cpu_s"] for r in rows), 2) if rows else None,
+        "cex_median_cpu_s": round(statistics.median(r["cpu_s"] for r in rows), 2) if rows else None,
         # found by z3 within the target: a shortest counterexample in ≤ 10 s
         "cex_z3_within_10s": sum(r["kind"] == "found" and r["wall_s"] <= TARGET_S for r in rows),
         "cex_found": kinds.count("found"),
