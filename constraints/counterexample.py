@@ -78,8 +78,10 @@ def counterexample(
     depth: int,
     display: Callable[[Path], str] = str,
 ) -> Counterexample:
-    """z3's shortest counterexample to `rule` up to `depth` steps, else the bundled fallback, else none."""
-    outcome = search.refute(rule, rules_in_force, depth)
+    """z3's shortest counterexample to `rule` up to `depth` steps, else the bundled fallback, else none.
+    z3 has a work budget for the whole search (search.BUDGET): a rule it cannot settle within it
+    gets its bundled example, if it has one, rather than a long wait."""
+    outcome = search.refute(rule, rules_in_force, depth, budget=search.BUDGET)
     if isinstance(outcome, Refuted):
         text = search.minimise(outcome.text, rule, rules_in_force, readings)
         return Counterexample(rule, depth, readings, outcome, text, outcome.steps)

@@ -33,6 +33,11 @@ from xiangshe.domain.vocabulary import vocabulary
 from xiangshe.fsm.table import table_for_object, tables
 
 RLIMIT = 60_000_000  # z3's work budget per check (deterministic, unlike a timeout)
+#: z3's work budget for a whole `counterexample` search (all its checks; None: none, only RLIMIT per
+#: check). Off: at 30 M units (~5 s of z3, quiet) rules z3 settles at 8–9 steps fell back to their
+#: bundled example, whose minimising cost more than z3's search (BENCHMARKS.md, issue 15)
+BUDGET: int | None = None
+SPENT = "the search's work budget spent"
 
 #: the cast a search draws its persons from: one person of each role a rule may name, and enough
 #: shooters (in symbolic pairs) for the pairing rules
@@ -237,6 +242,9 @@ class Search:
             c += [s["phase"][t] >= 1, s["phase"][t] <= len(d.phase_ix)]
             if t:
                 c.append(s["phase"][t] >= s["phase"][t - 1])  # the phases follow the text
+                # the idle steps come last: a trace is its events in order, and idle steps between
+                # them would only give the solver many placements of the same trace to refute
+                c.append(z3.Implies(s["act"][t - 1] == 0, s["act"][t] == 0))
             # an act on an object must be an act of its machine (as `check` requires of input);
             # a personal object belongs to the recipient, or else to the actor
             for kind, inst in self.objects:
@@ -333,15 +341,18 @@ class Search:
 STAGES = (1, 2, 4, 8, 12, 16, 24, 32, 40)
 
 
-def refute(rule: Rule, others: Sequence[Rule], depth: int = 12) -> Outcome:
+def refute(rule: Rule, others: Sequence[Rule], depth: int = 12, budget: int | None = None) -> Outcome:
     """Deepen in stages (an unrolling of 1 step, then 2, 4, 8, …): short counterexamples are
     found on small unrollings, which are cheap to build. What a stage learnt (the rules and
     machines its candidates broke) is asserted from the start of the next. The search runs in a
-    z3 context of its own, so that its answer does not depend on what ran before it."""
+    z3 context of its own, so that its answer does not depend on what ran before it.
+
+    `budget` bounds z3's work over the whole search (its resource count, deterministic); once it
+    is spent the answer is Unknown, as when one check spends RLIMIT."""
     with fresh_context():
-        done, learnt = 0, cast(tuple[str, ...], ())
+        done, learnt, work = 0, cast(tuple[str, ...], ()), _Work(budget)
         for size in [*[n for n in STAGES if n < depth], depth]:
-            outcome, learnt = _refute_within(rule, others, size, start=done + 1, learnt=learnt)
+            outcome, learnt = _refute_within(rule, others, size, start=done + 1, learnt=learnt, work=work)
             if not isinstance(outcome, Exhausted):
                 return outcome
             done = size
@@ -349,7 +360,12 @@ def refute(rule: Rule, others: Sequence[Rule], depth: int = 12) -> Outcome:
 
 
 def _refute_within(
-    rule: Rule, others: Sequence[Rule], depth: int, start: int = 1, learnt: Sequence[str] = ()
+    rule: Rule,
+    others: Sequence[Rule],
+    depth: int,
+    start: int = 1,
+    learnt: Sequence[str] = (),
+    work: _Work | None = None,
 ) -> tuple[Outcome, tuple[str, ...]]:
     """A shortest trace that the machines and `others` allow and `rule` forbids, if one has
     between `start` and `depth` steps; and the rules and machines learnt on the way.
@@ -381,12 +397,18 @@ def _refute_within(
         idle = [sym.slots["act"][t] == 0 for t in range(k, depth)]
         goal = z3.And(broken[0] if static else z3.Or(broken[:k]), sym.slots["act"][0] != 0, *idle)
         while True:
+            limit = work.limit() if work is not None else RLIMIT
+            if limit <= 0:
+                return Unknown(SPENT, k), lazy.learnt
             s = solver()
-            s.set("rlimit", RLIMIT)
+            s.set("rlimit", limit)
             s.add(*lazy.facts, goal)
             result = s.check()
+            if work is not None:
+                work.count(s)
             if result == z3.unknown:
-                return Unknown(s.reason_unknown(), k), lazy.learnt
+                spent = work is not None and work.budget is not None and work.spent >= work.budget
+                return Unknown(SPENT if spent else s.reason_unknown(), k), lazy.learnt
             if result == z3.unsat:
                 break
             text = search.decode(s.model())
@@ -395,6 +417,23 @@ def _refute_within(
                 continue  # the candidate broke other rules: ask again
             return Refuted(trace, text, k), lazy.learnt
     return Exhausted(depth), lazy.learnt
+
+
+@dataclass
+class _Work:
+    """z3's work budget of a search and what its checks have spent of it (z3's resource count,
+    which runs on over every solver of the search's context)."""
+
+    budget: int | None
+    spent: int = 0
+
+    def limit(self) -> int:
+        return RLIMIT if self.budget is None else min(RLIMIT, self.budget - self.spent)
+
+    def count(self, s: z3.Solver) -> None:
+        stats = s.statistics()
+        if "rlimit count" in stats.keys():
+            self.spent = max(self.spent, int(stats.get_key_value("rlimit count")))
 
 
 class _Refinement:
@@ -500,9 +539,18 @@ def minimise(text: str, rule: Rule, rules: Sequence[Rule], readings: dict[str, s
             del lines[i]
             continue
         i += 1
-    for i, line in enumerate(lines):  # then attributes, one at a time
+    # then attributes: z3 fills every free slot, so most go; first all of them at once, then a
+    # line's at once, then one at a time (each try is a replay by the checker)
+    events = [i for i, line in enumerate(lines) if line.split() and line.split()[0] not in ("cast", "pair", "phase")]
+    bare = {i: " ".join(lines[i].split()[:2]) for i in events}
+    if any(bare[i] != lines[i] for i in events) and ok([bare.get(i, line) for i, line in enumerate(lines)]):
+        lines = [bare.get(i, line) for i, line in enumerate(lines)]
+    for i, line in enumerate(lines):
         words = line.split()
         if not words or words[0] in ("cast", "pair", "phase"):
+            continue
+        if len(words) > 2 and ok(lines[:i] + [" ".join(words[:2])] + lines[i + 1 :]):
+            lines[i] = " ".join(words[:2])
             continue
         j = 2
         while j < len(words):

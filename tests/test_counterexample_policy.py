@@ -109,3 +109,18 @@ def test_the_saved_file_says_what_it_is_and_checks_to_the_rule(
     assert f"{shortest.steps} steps, shortest;" in text.splitlines()[0]
     assert f"minimised from {bundled_one.source}, not shown to be shortest" in counterexample_file(bundled_one)
     assert {f.rule for f in check_trace(parse_lines(text, "cx.trace")).findings} == {RULE.id}
+
+
+@pytest.mark.z3
+def test_a_search_past_its_work_budget_gives_up_and_the_bundled_example_stands_in(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The budget bounds z3's work over the whole search, not one check: with room for the first
+    checks only, the deepening stops early (unknown), where without a budget it finds one."""
+    assert isinstance(search.refute(RULE, RULES, 12), search.Refuted)
+    out = search.refute(RULE, RULES, 12, budget=200_000)
+    assert isinstance(out, search.Unknown) and out.reason == search.SPENT
+    monkeypatch.setattr(search, "BUDGET", 200_000)
+    cx = counterexample(RULE, RULES, READINGS, 12)
+    assert cx.found and not cx.shortest and isinstance(cx.outcome, search.Unknown)
+    assert {f.rule for f in check_trace(parse_lines(cx.text or "", "<cx>")).findings} == {RULE.id}
