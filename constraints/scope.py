@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
+from xiangshe.constraints.gates import plan
 from xiangshe.constraints.pattern import Context
 from xiangshe.constraints.rulebook import Rule
 from xiangshe.domain.messages import Join, Message
@@ -140,14 +141,13 @@ def reached(ctx: Context, rules: Sequence[Rule]) -> tuple[tuple[str, ...], tuple
     always: list[str] = []
     yes: list[str] = []
     no: list[str] = []
-    for r in rules:
-        if not r.encoded:
-            continue
-        triggers = r.template.triggers()
-        if not triggers:
+    p = plan(rules)
+    hit = p.triggered(ctx)
+    for i, (r, _, triggers) in enumerate(p.entries):
+        if triggers is None:
             always.append(r.id)
         else:
-            (yes if any(ctx.hits(p) for p in triggers) else no).append(r.id)
+            (yes if i in hit else no).append(r.id)
     return tuple(always), tuple(yes), tuple(no)
 
 
