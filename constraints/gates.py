@@ -7,6 +7,7 @@ pattern is looked at."""
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 
 from xiangshe.constraints.pattern import Context, Pattern
@@ -47,9 +48,16 @@ class Plan:
 
     def __init__(self, rules: Sequence[Rule]) -> None:
         self.rules = rules
-        self.entries = [(r, gate(r.template), triggered(r.template)) for r in rules if r.encoded]
+        self.entries: list[tuple[Rule, Gate | None, Gate | None]] = []
+        for r in rules:
+            if r.encoded:
+                by_trigger = triggered(r.template)  # a rule with triggers has them as its gate
+                self.entries.append((r, by_trigger or gate(r.template), by_trigger))
         self._gated = self._index([g for _, g, _ in self.entries])
         self._triggered = self._index([t for _, _, t in self.entries])
+        self.throughout = tuple(r.id for r, _, t in self.entries if t is None)
+        self._with_triggers = [(i, r.id) for i, (r, _, t) in enumerate(self.entries) if t is not None]
+        self._last: tuple[weakref.ref[Context], set[int]] | None = None  # the last trace's open gates
 
     @staticmethod
     def _index(gs: list[Gate | None]) -> tuple[list[int], dict[str, list[int]]]:
@@ -65,12 +73,23 @@ class Plan:
 
     def run(self, ctx: Context) -> list[Rule]:
         """The rules that may find something in the trace of `ctx`, in order."""
+        opened = self._open(ctx, self._gated, 1)
+        self._last = (weakref.ref(ctx), set(opened))
         entries = self.entries
-        return [entries[i][0] for i in self._open(ctx, self._gated, 1)]
+        return [entries[i][0] for i in opened]
 
-    def triggered(self, ctx: Context) -> set[int]:
-        """The entries (their positions) whose triggers occur in the trace of `ctx`."""
-        return set(self._open(ctx, self._triggered, 2))
+    def reached(self, ctx: Context) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The ids of the rules with triggers, split into those whose triggers occur in the trace of
+        `ctx` and those whose triggers do not."""
+        last = self._last
+        if last is not None and last[0]() is ctx:  # a rule with triggers has them as its gate
+            hit = last[1]
+        else:
+            hit = set(self._open(ctx, self._triggered, 2))
+        entries = self.entries
+        yes = tuple(entries[i][0].id for i in sorted(hit) if entries[i][2] is not None)
+        no = tuple(rule for i, rule in self._with_triggers if i not in hit)
+        return yes, no
 
     def _open(self, ctx: Context, index: tuple[list[int], dict[str, list[int]]], which: int) -> list[int]:
         always, by_act = index

@@ -240,6 +240,28 @@ def _check(c: Cond) -> Check:
             return (NONE in values) != negate
 
         return attribute
+    if key == "phase":
+
+        def phase(e: Event, _persons: Persons, _replay: Replay) -> bool:
+            v = e.phase
+            return ((v if v is not None else NONE) in values) != negate
+
+        return phase
+    if key == "obj.state":
+
+        def obj_state(e: Event, _persons: Persons, replay: Replay) -> bool:
+            v = replay.obj_state[e.index]
+            return ((v if v is not None else NONE) in values) != negate
+
+        return obj_state
+    head, _, attr = key.partition(".")
+    if head == "actor" and attr not in PERSON_ATTRS:  # the state of one of the actor's machines
+
+        def actor_state(e: Event, _persons: Persons, replay: Replay) -> bool:
+            v = replay.actor_state[e.index].get(attr)
+            return ((v if v is not None else NONE) in values) != negate
+
+        return actor_state
     read = _reader(key)
     if key in PERSON_KEYS:
 
@@ -334,6 +356,7 @@ class Context:
         self._split: dict[tuple[str, str | None], dict[str, list[int]]] = {}
         self._getters: dict[str, Callable[[Event], str | None]] = {}
         self._hits: dict[int, tuple[list[Event], set[int]]] = {}  # by the compiled pattern's slot
+        self._mine: dict[int, tuple[Pattern, tuple[list[Event], set[int]]]] = {}  # by the pattern object
 
     def getter(self, key: str) -> Callable[[Event], str | None]:
         """A function reading `key` of an event (what `value` returns), made once per key."""
@@ -423,6 +446,9 @@ class Context:
         return self._hit(p)[0]
 
     def _hit(self, p: Pattern) -> tuple[list[Event], set[int]]:
+        mine = self._mine.get(id(p))  # the pattern object is kept with its hits: its id is its own
+        if mine is not None and mine[0] is p:
+            return mine[1]
         c = compiled(p)
         got = self._hits.get(c.slot)
         if got is None:
@@ -432,6 +458,7 @@ class Context:
                 persons, replay = self.persons, self.replay
                 found = [e for e in found if test(e, persons, replay)]
             got = self._hits[c.slot] = (found, {e.index for e in found})
+        self._mine[id(p)] = (p, got)
         return got
 
     def walk(self, *patterns: Pattern) -> list[tuple[Event, tuple[bool, ...]]]:

@@ -138,17 +138,9 @@ def reached(ctx: Context, rules: Sequence[Rule]) -> tuple[tuple[str, ...], tuple
     """The encoded rules that hold throughout (prohibitions, counts, rules of the cast: checked on
     every event), those whose trigger some event matches (what obliges something happened, and
     the rule was checked against it), and those whose trigger never occurs (vacuous here)."""
-    always: list[str] = []
-    yes: list[str] = []
-    no: list[str] = []
     p = plan(rules)
-    hit = p.triggered(ctx)
-    for i, (r, _, triggers) in enumerate(p.entries):
-        if triggers is None:
-            always.append(r.id)
-        else:
-            (yes if i in hit else no).append(r.id)
-    return tuple(always), tuple(yes), tuple(no)
+    yes, no = p.reached(ctx)
+    return p.throughout, yes, no
 
 
 def due_beyond(trace: Trace, rule: Rule, event: int | None) -> bool:
