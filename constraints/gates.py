@@ -53,8 +53,9 @@ class Plan:
             if r.encoded:
                 by_trigger = triggered(r.template)  # a rule with triggers has them as its gate
                 self.entries.append((r, by_trigger or gate(r.template), by_trigger))
-        self._gated = self._index([g for _, g, _ in self.entries])
-        self._triggered = self._index([t for _, _, t in self.entries])
+        self._gates = [g for _, g, _ in self.entries]
+        self._triggers = [t for _, _, t in self.entries]
+        self._gated, self._triggered = self._index(self._gates), self._index(self._triggers)
         self.throughout = tuple(r.id for r, _, t in self.entries if t is None)
         self._with_triggers = [(i, r.id) for i, (r, _, t) in enumerate(self.entries) if t is not None]
         self._last: tuple[weakref.ref[Context], set[int]] | None = None  # the last trace's open gates
@@ -73,7 +74,7 @@ class Plan:
 
     def run(self, ctx: Context) -> list[Rule]:
         """The rules that may find something in the trace of `ctx`, in order."""
-        opened = self._open(ctx, self._gated, 1)
+        opened = self._open(ctx, self._gated, self._gates)
         self._last = (weakref.ref(ctx), set(opened))
         entries = self.entries
         return [entries[i][0] for i in opened]
@@ -85,20 +86,21 @@ class Plan:
         if last is not None and last[0]() is ctx:  # a rule with triggers has them as its gate
             hit = last[1]
         else:
-            hit = set(self._open(ctx, self._triggered, 2))
+            hit = set(self._open(ctx, self._triggered, self._triggers))
         entries = self.entries
         yes = tuple(entries[i][0].id for i in sorted(hit) if entries[i][2] is not None)
         no = tuple(rule for i, rule in self._with_triggers if i not in hit)
         return yes, no
 
-    def _open(self, ctx: Context, index: tuple[list[int], dict[str, list[int]]], which: int) -> list[int]:
+    @staticmethod
+    def _open(ctx: Context, index: tuple[list[int], dict[str, list[int]]], gs: list[Gate | None]) -> list[int]:
+        """The positions of the gates `gs` that the trace of `ctx` opens (None: always open)."""
         always, by_act = index
         acts = ctx.acts()
         lists = [always, *(got for a in acts if a is not None and (got := by_act.get(a)))]
-        entries = self.entries
         out = []
         for i in sorted({i for one in lists for i in one}):
-            g = entries[i][which]
+            g = gs[i]
             if g is None or any(len(ctx.hits(p)) > g[1] for p in g[0]):
                 out.append(i)
         return out

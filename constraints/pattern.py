@@ -299,7 +299,7 @@ def _reader(key: str) -> Callable[[Event, Persons, Replay], str | None]:
         return lambda e, _p, _r: e.get(key)
     if head == "actor":
         if attr in PERSON_ATTRS:
-            return lambda e, p, _r: getattr(p[e.actor], attr)  # type: ignore[no-any-return]
+            return lambda e, p, _r: getattr(p[e.actor], attr)
         return lambda e, _p, r: r.actor_state[e.index].get(attr)
 
     def of_person(e: Event, persons: Persons, replay: Replay) -> str | None:
