@@ -48,6 +48,7 @@ class Plan:
 
     def __init__(self, rules: Sequence[Rule]) -> None:
         self.rules = rules
+        self.snapshot = tuple(rules)  # a list may change after it was given
         self.entries: list[tuple[Rule, Gate | None, Gate | None]] = []
         for r in rules:
             if r.encoded:
@@ -111,9 +112,9 @@ _plans: dict[int, Plan] = {}
 
 def plan(rules: Sequence[Rule]) -> Plan:
     """The plan of `rules`, made once per sequence of rules (`active_rules` gives the same one for
-    the same readings)."""
+    the same readings; a list is compared with what it held)."""
     got = _plans.get(id(rules))
-    if got is None or got.rules is not rules:
+    if got is None or got.rules is not rules or (not isinstance(rules, tuple) and got.snapshot != tuple(rules)):
         if len(_plans) >= 16:
             _plans.clear()
         got = _plans[id(rules)] = Plan(rules)
