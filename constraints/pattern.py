@@ -174,14 +174,15 @@ class Compiled:
     from (an index of the trace's events by act, else by phase, else by the actor's role, each split
     by role when the pattern names roles) and the test of its other conditions."""
 
-    __slots__ = ("acts", "field", "roles", "slot", "test", "values")
+    __slots__ = ("acts", "field", "phases", "roles", "slot", "test", "values")
 
     def __init__(self, p: Pattern, slot: int) -> None:
         self.slot = slot  # its place in a Context's table of hits
         self.acts, self.roles = p.acts, p.roles
-        phases = next((c.values for c in p.conds if c.key == "phase" and not c.negate), None)
-        if phases is not None and NONE in phases:
-            phases = None
+        by_phase = next((c for c in p.conds if c.key == "phase" and not c.negate), None)
+        phases = by_phase.values if by_phase is not None and NONE not in by_phase.values else None
+        #: the phases an act's events are split by (a pattern of acts in given phases, any role)
+        self.phases = tuple(sorted(phases)) if phases is not None and p.acts is not None and p.roles is None else None
         self.field: str | None
         self.values: tuple[str, ...]
         if p.acts is not None:
@@ -192,10 +193,10 @@ class Compiled:
             self.field, self.values = "role", tuple(sorted(p.roles))
         else:
             self.field, self.values = None, ()
-        self.test: Check | None = _test(p)
+        self.test: Check | None = _test(p, by_phase if self.phases is not None else None)
 
 
-def _test(p: Pattern) -> Check | None:
+def _test(p: Pattern, done: Cond | None = None) -> Check | None:
     """The pattern's test of an event, but for its acts and roles (its candidates have those);
     None when it has nothing more to test."""
     checks: list[Check] = []
@@ -206,7 +207,7 @@ def _test(p: Pattern) -> Check | None:
             return e.obj is not None and e.obj.kind in objs
 
         checks.append(of_kind)
-    checks += [_check(c) for c in p.conds]
+    checks += [_check(c) for c in p.conds if c is not done]
     if not checks:
         return None
     if len(checks) == 1:
@@ -354,6 +355,7 @@ class Context:
         self._index: dict[str, dict[str | None, list[int]]] = {}
         self._keyers: dict[tuple[str, ...], Callable[[Event], tuple[str | None, ...]]] = {}
         self._split: dict[tuple[str, str | None], dict[str, list[int]]] = {}
+        self._phased: dict[str, dict[str | None, list[int]]] = {}
         self._getters: dict[str, Callable[[Event], str | None]] = {}
         self._hits: dict[int, tuple[list[Event], set[int]]] = {}  # by the compiled pattern's slot
         self._mine: dict[int, tuple[Pattern, tuple[list[Event], set[int]]]] = {}  # by the pattern object
@@ -380,6 +382,8 @@ class Context:
         if c.acts is not None and e.act not in c.acts:
             return False
         if c.roles is not None and self.persons[e.actor].role not in c.roles:
+            return False
+        if c.phases is not None and e.phase not in c.phases:
             return False
         return c.test is None or c.test(e, self.persons, self.replay)
 
@@ -424,13 +428,26 @@ class Context:
             got.default_factory = None
         return got
 
+    def _by_phase(self, act: str) -> dict[str | None, list[int]]:
+        """The events of one act grouped by phase, made when first asked."""
+        got = self._phased.get(act)
+        if got is None:
+            got = self._phased[act] = defaultdict(list)
+            events = self.trace.events
+            for i in self._by("act").get(act, ()):
+                got[events[i].phase].append(i)
+            got.default_factory = None
+        return got
+
     def _candidates(self, c: Compiled) -> list[Event]:
         """The events of the pattern's acts (else of its phases) and of its roles, in trace order."""
         field, roles = c.field, c.roles
         if field is None:
             return self.trace.events
         index = self._by(field)
-        if roles is not None and field != "role":
+        if c.phases is not None:
+            groups = [g for v in c.values if v in index for ph in c.phases if (g := self._by_phase(v).get(ph))]
+        elif roles is not None and field != "role":
             groups = [g for v in c.values if v in index for r in roles if (g := self._by_role(field, v).get(r))]
         else:
             groups = [index[v] for v in c.values if v in index]
