@@ -18,14 +18,16 @@ A condition is `key=v1|v2` or `key!=v`; `none` stands for an absent value. Keys:
 
 from __future__ import annotations
 
+import weakref
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import count
 from operator import attrgetter
 
 from xiangshe.domain.errors import RulebookError, did_you_mean
 from xiangshe.domain.messages import Message
-from xiangshe.domain.trace import SIDES, Event, Trace
+from xiangshe.domain.trace import SIDES, Event, Person, Trace
 from xiangshe.domain.vocabulary import PERSON_KEYS, PLACE_KEYS, Vocabulary
 from xiangshe.fsm.replay import Replay
 from xiangshe.fsm.table import Table, table_for_object, table_named, tables
@@ -162,12 +164,189 @@ def key_kind(key: str) -> str:
     return key
 
 
+Persons = dict[str, Person]
+#: a compiled condition's test of an event, given the trace's persons and its replay
+Check = Callable[[Event, Persons, Replay], bool]
+
+
+class Compiled:
+    """A pattern compiled once per process (equal patterns share one): where its candidates come
+    from (an index of the trace's events by act, else by phase, else by the actor's role, each split
+    by role when the pattern names roles) and the test of its other conditions."""
+
+    __slots__ = ("acts", "field", "phases", "roles", "slot", "test", "values")
+
+    def __init__(self, p: Pattern, slot: int) -> None:
+        self.slot = slot  # its place in a Context's table of hits
+        self.acts, self.roles = p.acts, p.roles
+        by_phase = next((c for c in p.conds if c.key == "phase" and not c.negate), None)
+        phases = by_phase.values if by_phase is not None and NONE not in by_phase.values else None
+        #: the phases an act's events are split by (a pattern of acts in given phases, any role)
+        self.phases = tuple(sorted(phases)) if phases is not None and p.acts is not None and p.roles is None else None
+        self.field: str | None
+        self.values: tuple[str, ...]
+        if p.acts is not None:
+            self.field, self.values = "act", tuple(sorted(p.acts))
+        elif phases is not None:
+            self.field, self.values = "phase", tuple(sorted(phases))
+        elif p.roles is not None:
+            self.field, self.values = "role", tuple(sorted(p.roles))
+        else:
+            self.field, self.values = None, ()
+        self.test: Check | None = _test(p, by_phase if self.phases is not None else None)
+
+
+def _test(p: Pattern, done: Cond | None = None) -> Check | None:
+    """The pattern's test of an event, but for its acts and roles (its candidates have those);
+    None when it has nothing more to test."""
+    checks: list[Check] = []
+    if p.objs is not None:
+        objs = p.objs
+
+        def of_kind(e: Event, _persons: Persons, _replay: Replay) -> bool:
+            return e.obj is not None and e.obj.kind in objs
+
+        checks.append(of_kind)
+    checks += [_check(c) for c in p.conds if c is not done]
+    if not checks:
+        return None
+    if len(checks) == 1:
+        return checks[0]
+    if len(checks) == 2:
+        c0, c1 = checks
+
+        def both(e: Event, persons: Persons, replay: Replay) -> bool:
+            return c0(e, persons, replay) and c1(e, persons, replay)
+
+        return both
+
+    def every(e: Event, persons: Persons, replay: Replay) -> bool:
+        for check in checks:
+            if not check(e, persons, replay):
+                return False
+        return True
+
+    return every
+
+
+def _check(c: Cond) -> Check:
+    """A condition's test of an event."""
+    key, values, negate = c.key, c.values, c.negate
+    if "." not in key and key not in PERSON_KEYS and key not in _FIELDS:  # an attribute of the event
+
+        def attribute(e: Event, _persons: Persons, _replay: Replay) -> bool:
+            for k, v in e.attrs:
+                if k == key:
+                    return (v in values) != negate
+            return (NONE in values) != negate
+
+        return attribute
+    if key == "phase":
+
+        def phase(e: Event, _persons: Persons, _replay: Replay) -> bool:
+            v = e.phase
+            return ((v if v is not None else NONE) in values) != negate
+
+        return phase
+    if key == "obj.state":
+
+        def obj_state(e: Event, _persons: Persons, replay: Replay) -> bool:
+            v = replay.obj_state[e.index]
+            return ((v if v is not None else NONE) in values) != negate
+
+        return obj_state
+    head, _, attr = key.partition(".")
+    if head == "actor" and attr not in PERSON_ATTRS:  # the state of one of the actor's machines
+
+        def actor_state(e: Event, _persons: Persons, replay: Replay) -> bool:
+            v = replay.actor_state[e.index].get(attr)
+            return ((v if v is not None else NONE) in values) != negate
+
+        return actor_state
+    read = _reader(key)
+    if key in PERSON_KEYS:
+
+        def person(e: Event, persons: Persons, replay: Replay) -> bool:
+            v = read(e, persons, replay)
+            return ((persons[v].role if v is not None else NONE) in values) != negate
+
+        return person
+
+    def value(e: Event, persons: Persons, replay: Replay) -> bool:
+        v = read(e, persons, replay)
+        return ((v if v is not None else NONE) in values) != negate
+
+    return value
+
+
+#: the keys read from the event's own fields, not from its attributes
+_FIELDS = ("actor", "obj", "phase", "round")
+
+
+def _reader(key: str) -> Callable[[Event, Persons, Replay], str | None]:
+    """A function reading `key` of an event, given the trace's persons and its replay."""
+    if key == "actor":
+        return lambda e, _p, _r: e.actor
+    if key == "obj":
+        return lambda e, _p, _r: e.obj.key if e.obj else None
+    if key == "phase":
+        return lambda e, _p, _r: e.phase
+    if key == "round":
+        return lambda e, _p, _r: str(e.round)
+    if key == "obj.state":
+        return lambda e, _p, r: r.obj_state[e.index]
+    head, dot, attr = key.partition(".")
+    if not dot:
+        return lambda e, _p, _r: e.get(key)
+    if head == "actor":
+        if attr in PERSON_ATTRS:
+            return lambda e, p, _r: getattr(p[e.actor], attr)
+        return lambda e, _p, r: r.actor_state[e.index].get(attr)
+
+    def of_person(e: Event, persons: Persons, replay: Replay) -> str | None:
+        who = e.get(head)
+        if who is None:
+            return None
+        if attr in PERSON_ATTRS:
+            value: str | None = getattr(persons[who], attr)
+            return value
+        return replay.actor_state[e.index].get(attr)
+
+    return of_person
+
+
+_slots = count()
+#: the compiled patterns, one per distinct pattern (by value)
+_by_value: dict[Pattern, Compiled] = {}
+#: the compiled pattern of each live pattern object (by identity: no pattern is hashed twice)
+_by_id: dict[int, tuple[weakref.ref[Pattern], Compiled]] = {}
+
+
+def compiled(p: Pattern) -> Compiled:
+    """The pattern compiled: found by the object's identity, else by its value, else made."""
+    got = _by_id.get(id(p))
+    if got is not None and got[0]() is p:
+        return got[1]
+    c = _by_value.get(p)
+    if c is None:
+        c = _by_value.setdefault(p, Compiled(p, next(_slots)))
+    key = id(p)
+    _by_id[key] = (weakref.ref(p, lambda _ref: _forget(key)), c)
+    return c
+
+
+def _forget(key: int) -> None:
+    _by_id.pop(key, None)
+
+
 class Context:
     """A trace with its replay: the values patterns and correlations read.
 
     The events a pattern matches are found once per Context and kept: its candidates come from an
     index of the trace's events by act (else by phase) and by the actor's role, and only its other
-    conditions are tested, compiled once into a function. A rule visits only those events.
+    conditions are tested, by a function compiled once per pattern (`compiled`). A rule visits only
+    those events. Nothing a Context makes refers back to it, so that it is freed as soon as the
+    check is done, without waiting for the collector.
     """
 
     def __init__(self, trace: Trace, replay: Replay) -> None:
@@ -176,9 +355,10 @@ class Context:
         self._index: dict[str, dict[str | None, list[int]]] = {}
         self._keyers: dict[tuple[str, ...], Callable[[Event], tuple[str | None, ...]]] = {}
         self._split: dict[tuple[str, str | None], dict[str, list[int]]] = {}
+        self._phased: dict[str, dict[str | None, list[int]]] = {}
         self._getters: dict[str, Callable[[Event], str | None]] = {}
-        self._tests: dict[Pattern, Callable[[Event], bool]] = {}
-        self._hits: dict[Pattern, tuple[list[Event], set[int]]] = {}
+        self._hits: dict[int, tuple[list[Event], set[int]]] = {}  # by the compiled pattern's slot
+        self._mine: dict[int, tuple[Pattern, tuple[list[Event], set[int]]]] = {}  # by the pattern object
 
     def getter(self, key: str) -> Callable[[Event], str | None]:
         """A function reading `key` of an event (what `value` returns), made once per key."""
@@ -190,89 +370,26 @@ class Context:
     def _make_getter(self, key: str) -> Callable[[Event], str | None]:
         if key == "actor":
             return attrgetter("actor")
-        if key == "obj":
-            return lambda e: e.obj.key if e.obj else None
         if key == "phase":
             return attrgetter("phase")
-        if key == "round":
-            return lambda e: str(e.round)
-        if key == "obj.state":
-            return lambda e: self.replay.obj_state[e.index]
-        head, dot, attr = key.partition(".")
-        if not dot:
+        if "." not in key and key not in _FIELDS:
             return lambda e: e.get(key)
-        persons = self.persons
-        if head == "actor":
-            if attr in PERSON_ATTRS:
-                return lambda e: getattr(persons[e.actor], attr)
-            return lambda e: self.replay.actor_state[e.index].get(attr)
-
-        def of_person(e: Event) -> str | None:
-            who = e.get(head)
-            if who is None:
-                return None
-            if attr in PERSON_ATTRS:
-                value: str | None = getattr(persons[who], attr)
-                return value
-            return self.replay.actor_state[e.index].get(attr)
-
-        return of_person
-
-    def _test(self, p: Pattern) -> Callable[[Event], bool]:
-        """The pattern's test of an event, but for its acts and roles (its candidates have those)."""
-        test = self._tests.get(p)
-        if test is not None:
-            return test
-        persons = self.persons
-        checks: list[Callable[[Event], bool]] = []
-        if p.objs is not None:
-            objs = p.objs
-            checks.append(lambda e: e.obj is not None and e.obj.kind in objs)
-        for c in p.conds:
-            get, values, negate = self.getter(c.key), c.values, c.negate
-            if c.key in PERSON_KEYS:
-
-                def check(
-                    e: Event,
-                    get: Callable[[Event], str | None] = get,
-                    values: frozenset[str] = values,
-                    negate: bool = negate,
-                ) -> bool:
-                    v = get(e)
-                    return ((persons[v].role if v is not None else NONE) in values) != negate
-            else:
-
-                def check(
-                    e: Event,
-                    get: Callable[[Event], str | None] = get,
-                    values: frozenset[str] = values,
-                    negate: bool = negate,
-                ) -> bool:
-                    v = get(e)
-                    return ((v if v is not None else NONE) in values) != negate
-
-            checks.append(check)
-        if not checks:
-            test = _always
-        elif len(checks) == 1:
-            test = checks[0]
-        else:
-
-            def test(e: Event) -> bool:
-                for check in checks:
-                    if not check(e):
-                        return False
-                return True
-
-        self._tests[p] = test
-        return test
+        read, persons, replay = _reader(key), self.persons, self.replay
+        return lambda e: read(e, persons, replay)
 
     def matches(self, p: Pattern, e: Event) -> bool:
-        if p.acts is not None and e.act not in p.acts:
+        c = compiled(p)
+        if c.acts is not None and e.act not in c.acts:
             return False
-        if p.roles is not None and self.persons[e.actor].role not in p.roles:
+        if c.roles is not None and self.persons[e.actor].role not in c.roles:
             return False
-        return self._test(p)(e)
+        if c.phases is not None and e.phase not in c.phases:
+            return False
+        return c.test is None or c.test(e, self.persons, self.replay)
+
+    def acts(self) -> dict[str | None, list[int]]:
+        """The acts of the trace (with their events' indices)."""
+        return self._by("act")
 
     def _by(self, field: str) -> dict[str | None, list[int]]:
         """Event indices grouped by act, phase, actor or the actor's role, in trace order."""
@@ -311,24 +428,31 @@ class Context:
             got.default_factory = None
         return got
 
-    def _candidates(self, p: Pattern) -> list[Event]:
+    def _by_phase(self, act: str) -> dict[str | None, list[int]]:
+        """The events of one act grouped by phase, made when first asked."""
+        got = self._phased.get(act)
+        if got is None:
+            got = self._phased[act] = defaultdict(list)
+            events = self.trace.events
+            for i in self._by("act").get(act, ()):
+                got[events[i].phase].append(i)
+            got.default_factory = None
+        return got
+
+    def _candidates(self, c: Compiled) -> list[Event]:
         """The events of the pattern's acts (else of its phases) and of its roles, in trace order."""
-        phases = next((c.values for c in p.conds if c.key == "phase" and not c.negate), None)
-        if phases is not None and NONE in phases:
-            phases = None
-        if p.acts is not None:
-            field, values = "act", p.acts
-        elif phases is not None:
-            field, values = "phase", phases
-        elif p.roles is not None:
-            field, values = "role", p.roles
-        else:
+        field, roles = c.field, c.roles
+        if field is None:
             return self.trace.events
-        if p.roles is not None and field != "role":
-            groups = [g for v in values for r in p.roles if (g := self._by_role(field, v).get(r))]
+        index = self._by(field)
+        if c.phases is not None:
+            groups = [g for v in c.values if v in index for ph in c.phases if (g := self._by_phase(v).get(ph))]
+        elif roles is not None and field != "role":
+            groups = [g for v in c.values if v in index for r in roles if (g := self._by_role(field, v).get(r))]
         else:
-            index = self._by(field)
-            groups = [index[v] for v in values if v in index]
+            groups = [index[v] for v in c.values if v in index]
+        if not groups:
+            return []
         events = self.trace.events
         if len(groups) == 1:
             return [events[i] for i in groups[0]]
@@ -339,11 +463,19 @@ class Context:
         return self._hit(p)[0]
 
     def _hit(self, p: Pattern) -> tuple[list[Event], set[int]]:
-        got = self._hits.get(p)
+        mine = self._mine.get(id(p))  # the pattern object is kept with its hits: its id is its own
+        if mine is not None and mine[0] is p:
+            return mine[1]
+        c = compiled(p)
+        got = self._hits.get(c.slot)
         if got is None:
-            test = self._test(p)
-            found = [e for e in self._candidates(p) if test(e)]
-            got = self._hits[p] = (found, {e.index for e in found})
+            found = self._candidates(c)
+            test = c.test
+            if test is not None and found:
+                persons, replay = self.persons, self.replay
+                found = [e for e in found if test(e, persons, replay)]
+            got = self._hits[c.slot] = (found, {e.index for e in found})
+        self._mine[id(p)] = (p, got)
         return got
 
     def walk(self, *patterns: Pattern) -> list[tuple[Event, tuple[bool, ...]]]:
@@ -353,10 +485,14 @@ class Context:
             return [(e, (True,)) for e in hit[0][0]]
         events = self.trace.events
         sets = [s for _, s in hit]
-        union = sorted(set().union(*sets))
         if len(sets) == 2:
             s0, s1 = sets
-            return [(events[i], (i in s0, i in s1)) for i in union]
+            if not s1:
+                return [(e, (True, False)) for e in hit[0][0]]
+            if not s0:
+                return [(e, (False, True)) for e in hit[1][0]]
+            return [(events[i], (i in s0, i in s1)) for i in sorted(s0 | s1)]
+        union = sorted(set().union(*sets))
         return [(events[i], tuple(i in s for s in sets)) for i in union]
 
     def keyer(self, keys: tuple[str, ...]) -> Callable[[Event], tuple[str | None, ...]]:
@@ -389,10 +525,6 @@ class Context:
 
 def _no_key(_e: Event) -> tuple[()]:
     return ()
-
-
-def _always(_e: Event) -> bool:
-    return True
 
 
 def same_keys(vocab: Vocabulary) -> list[str]:

@@ -388,9 +388,17 @@ def rulebook() -> tuple[Rule, ...]:
     return cached_rules()
 
 
+_active: dict[tuple[int, tuple[tuple[str, str], ...] | None], tuple[tuple[Rule, ...], tuple[Rule, ...]]] = {}
+
+
 def active_rules(readings: dict[str, str] | None = None) -> tuple[Rule, ...]:
-    """The rules in force under the chosen readings (the defaults if None)."""
-    return tuple(r for r in rulebook() if r.active(readings))
+    """The rules in force under the chosen readings (the defaults if None), found once per readings."""
+    book = rulebook()
+    key = (id(book), tuple(sorted(readings.items())) if readings is not None else None)
+    got = _active.get(key)
+    if got is None or got[0] is not book:
+        got = _active[key] = (book, tuple(r for r in book if r.active(readings)))
+    return got[1]
 
 
 def find_rule(word: str, rules: tuple[Rule, ...] | None = None) -> list[Rule]:

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
+from xiangshe.constraints.gates import plan
 from xiangshe.constraints.pattern import Context
 from xiangshe.constraints.rulebook import Rule
 from xiangshe.domain.messages import Join, Message
@@ -137,18 +138,9 @@ def reached(ctx: Context, rules: Sequence[Rule]) -> tuple[tuple[str, ...], tuple
     """The encoded rules that hold throughout (prohibitions, counts, rules of the cast: checked on
     every event), those whose trigger some event matches (what obliges something happened, and
     the rule was checked against it), and those whose trigger never occurs (vacuous here)."""
-    always: list[str] = []
-    yes: list[str] = []
-    no: list[str] = []
-    for r in rules:
-        if not r.encoded:
-            continue
-        triggers = r.template.triggers()
-        if not triggers:
-            always.append(r.id)
-        else:
-            (yes if any(ctx.hits(p) for p in triggers) else no).append(r.id)
-    return tuple(always), tuple(yes), tuple(no)
+    p = plan(rules)
+    yes, no = p.reached(ctx)
+    return p.throughout, yes, no
 
 
 def due_beyond(trace: Trace, rule: Rule, event: int | None) -> bool:

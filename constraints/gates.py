@@ -1,0 +1,121 @@
+"""Which rules can find anything in a trace, read from each template's contract
+(constraints/templates.py), so that a check evaluates only those: a rule is vacuous where none of its
+triggers occurs; a bound on a count (`limit`) holds where at most n events match its pattern; a
+prohibition holds where nothing matches what it forbids. Most rules of the rulebook speak of acts a
+short staging never performs: the acts a gate needs are compared with the trace's before any
+pattern is looked at."""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Sequence
+
+from xiangshe.constraints.pattern import Context, Pattern
+from xiangshe.constraints.rulebook import Rule
+from xiangshe.constraints.templates import Template
+
+#: what a rule needs of a trace to find anything in it: (patterns, n, acts) — one of the patterns
+#: matches more than n events, and so the trace has one of the acts (None: any act may do)
+Gate = tuple[tuple[Pattern, ...], int, frozenset[str] | None]
+
+
+def _gate(patterns: Sequence[Pattern], n: int) -> Gate:
+    acts = None if any(p.acts is None for p in patterns) else frozenset().union(*(p.acts or () for p in patterns))
+    return tuple(patterns), n, acts
+
+
+def triggered(t: Template) -> Gate | None:
+    """The rule bites where one of its triggers occurs (None: it has none, it holds throughout)."""
+    triggers = t.triggers()
+    return _gate(triggers, 0) if triggers else None
+
+
+def gate(t: Template) -> Gate | None:
+    """What a rule needs of a trace to find anything in it (None: it is checked on every trace)."""
+    if (by_trigger := triggered(t)) is not None:
+        return by_trigger
+    if (limit := t.limit()) is not None:
+        return _gate([limit[0]], limit[1])
+    if t.prohibition and isinstance(forbidden := t.forbidden(), Pattern):
+        return _gate([forbidden], 0)
+    return None
+
+
+class Plan:
+    """The encoded rules of a sequence of rules, in order, with their gates and their triggers'
+    gates, and for each act the rules whose gate (or triggers' gate) it may open: a trace's few acts
+    name the few rules worth a look."""
+
+    def __init__(self, rules: Sequence[Rule]) -> None:
+        self.rules = rules
+        self.snapshot = tuple(rules)  # a list may change after it was given
+        self.entries: list[tuple[Rule, Gate | None, Gate | None]] = []
+        for r in rules:
+            if r.encoded:
+                by_trigger = triggered(r.template)  # a rule with triggers has them as its gate
+                self.entries.append((r, by_trigger or gate(r.template), by_trigger))
+        self._gates = [g for _, g, _ in self.entries]
+        self._triggers = [t for _, _, t in self.entries]
+        self._gated, self._triggered = self._index(self._gates), self._index(self._triggers)
+        self.throughout = tuple(r.id for r, _, t in self.entries if t is None)
+        self._with_triggers = [(i, r.id) for i, (r, _, t) in enumerate(self.entries) if t is not None]
+        self._last: tuple[weakref.ref[Context], set[int]] | None = None  # the last trace's open gates
+
+    @staticmethod
+    def _index(gs: list[Gate | None]) -> tuple[list[int], dict[str, list[int]]]:
+        always: list[int] = []  # the entries to look at whatever the acts
+        by_act: dict[str, list[int]] = {}
+        for i, g in enumerate(gs):
+            if g is None or g[2] is None:
+                always.append(i)
+            else:
+                for act in g[2]:
+                    by_act.setdefault(act, []).append(i)
+        return always, by_act
+
+    def run(self, ctx: Context) -> list[Rule]:
+        """The rules that may find something in the trace of `ctx`, in order."""
+        opened = self._open(ctx, self._gated, self._gates)
+        self._last = (weakref.ref(ctx), set(opened))
+        entries = self.entries
+        return [entries[i][0] for i in opened]
+
+    def reached(self, ctx: Context) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The ids of the rules with triggers, split into those whose triggers occur in the trace of
+        `ctx` and those whose triggers do not."""
+        last = self._last
+        if last is not None and last[0]() is ctx:  # a rule with triggers has them as its gate
+            hit = last[1]
+        else:
+            hit = set(self._open(ctx, self._triggered, self._triggers))
+        entries = self.entries
+        yes = tuple(entries[i][0].id for i in sorted(hit) if entries[i][2] is not None)
+        no = tuple(rule for i, rule in self._with_triggers if i not in hit)
+        return yes, no
+
+    @staticmethod
+    def _open(ctx: Context, index: tuple[list[int], dict[str, list[int]]], gs: list[Gate | None]) -> list[int]:
+        """The positions of the gates `gs` that the trace of `ctx` opens (None: always open)."""
+        always, by_act = index
+        acts = ctx.acts()
+        lists = [always, *(got for a in acts if a is not None and (got := by_act.get(a)))]
+        out = []
+        for i in sorted({i for one in lists for i in one}):
+            g = gs[i]
+            if g is None or any(len(ctx.hits(p)) > g[1] for p in g[0]):
+                out.append(i)
+        return out
+
+
+_plans: dict[int, Plan] = {}
+
+
+def plan(rules: Sequence[Rule]) -> Plan:
+    """The plan of `rules`, made once per sequence of rules (`active_rules` gives the same one for
+    the same readings; a list is compared with what it held)."""
+    got = _plans.get(id(rules))
+    if got is None or got.rules is not rules or (not isinstance(rules, tuple) and got.snapshot != tuple(rules)):
+        if len(_plans) >= 16:
+            _plans.clear()
+        got = _plans[id(rules)] = Plan(rules)
+    return got
