@@ -61,12 +61,12 @@ class Settings:
 
 
 class Done(NamedTuple):
-    """One staging, done: its part of the report (None: it adds nothing), its tally, and its result
-    if it could not be read (its input errors are written on stderr in its place)."""
+    """One staging, done: its part of the report (None: it adds nothing), its tally, and, if it could
+    not be read, its located input errors (written on stderr in its place)."""
 
     part: str | None
     tally: Tally
-    unreadable: Result | None
+    errors: str | None
 
 
 def processes(sources: Sequence[Source], jobs: int) -> int:
@@ -78,7 +78,8 @@ def processes(sources: Sequence[Source], jobs: int) -> int:
 
 
 def checked(sources: Sequence[Source], settings: Settings, rules: Sequence[Rule], jobs: int) -> Iterator:
-    """For each source, in order, as it is done: a `Done` (or, with no format, its Result)."""
+    """For each source, in order, as it is done: a `Done` (or, with no format, its Result; None if
+    it could not be read: input errors are not sent between processes)."""
     n = processes(sources, jobs)
     if n <= 1:
         _state.update(settings=settings, rules=rules, outcome=_outcome(settings, rules))
@@ -101,7 +102,10 @@ def results(
     from xiangshe.reports.progress import progress
 
     done = checked(sources, Settings(readings), rules, jobs)
-    return [r for _, r in zip(progress(sources, forced), done, strict=True)]
+    return [
+        r if r is not None else check_source(s, rules, readings)  # read again here: it fails fast
+        for s, r in zip(progress(sources, forced), done, strict=True)
+    ]
 
 
 def stream(
@@ -115,7 +119,6 @@ def stream(
     """Check `sources` and write the report in `settings.fmt` (one of STREAMED) as they are done;
     the exit status."""
     from xiangshe.reports import colour, render
-    from xiangshe.reports.messages import input_errors
     from xiangshe.reports.progress import progress
 
     fmt, outcome = settings.fmt, _outcome(settings, rules)
@@ -127,8 +130,8 @@ def stream(
     for _, done in zip(progress(sources, forced), checked(sources, settings, rules, jobs), strict=True):
         interrupt.check()
         tally.merge(done.tally)
-        if done.unreadable is not None:
-            echo(input_errors(Join((done.unreadable.input_text(),), "\n", "\n")), err=True)
+        if done.errors is not None:
+            echo(done.errors, err=True)
         if done.part is None:
             continue
         if fmt == "json":
@@ -173,18 +176,25 @@ def _outcome(settings: Settings, rules: Sequence[Rule]) -> Outcome | None:
     return apply([], settings.selection, in_force(rules))
 
 
-def _one(source: Source) -> Done | Result:
+def _one(source: Source) -> Done | Result | None:
     settings: Settings = _state["settings"]
     r = check_source(source, _state["rules"], settings.readings)
     if settings.fmt is None:
-        return r
+        return r if r.readable else None
     from xiangshe.constraints.lint import apply
 
     outcome = _state["outcome"]
     [r] = apply([r], settings.selection, outcome.in_force).results
     tally = Tally()
     tally.add(r, outcome)
-    return Done(_part(r, settings), tally, None if r.readable else r)
+    return Done(_part(r, settings), tally, None if r.readable else _errors(r))
+
+
+def _errors(r: Result) -> str:
+    """The located input errors of `r`, as `check` writes them on stderr (in the language in force)."""
+    from xiangshe.reports.messages import input_errors
+
+    return str(input_errors(Join((r.input_text(),), "\n", "\n")))
 
 
 def _part(r: Result, settings: Settings) -> str | None:
