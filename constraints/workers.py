@@ -14,7 +14,9 @@ from multiprocessing.pool import Pool
 
 
 @contextmanager
-def pool(jobs: int, initializer: Callable[..., object] | None = None, initargs: tuple = ()) -> Iterator[Pool]:
+def pool(
+    jobs: int, initializer: Callable[..., object] | None = None, initargs: tuple[object, ...] = ()
+) -> Iterator[Pool]:
     """`jobs` worker processes, each ignoring SIGINT, then running `initializer(*initargs)` (once per
     worker: load what every task needs); terminated when the block is left."""
     import multiprocessing
@@ -29,7 +31,7 @@ def pool(jobs: int, initializer: Callable[..., object] | None = None, initargs: 
             started.terminate()
 
 
-def _start(initializer: Callable[..., object] | None, initargs: tuple) -> None:
+def _start(initializer: Callable[..., object] | None, initargs: tuple[object, ...]) -> None:
     ignore_sigint()
     if initializer is not None:
         initializer(*initargs)

@@ -184,7 +184,7 @@ def _one(source: Source) -> Done | Result | None:
     from xiangshe.constraints.lint import apply
 
     outcome = _state["outcome"]
-    [r] = apply([r], settings.selection, outcome.in_force).results
+    [r] = apply([r], outcome.selection, outcome.in_force).results
     tally = Tally()
     tally.add(r, outcome)
     return Done(_part(r, settings), tally, None if r.readable else _errors(r))

@@ -4,6 +4,7 @@ results themselves, so that a batch of any size is summed up in the same memory.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -33,7 +34,7 @@ class Tally:
     also_not_applied: list[tuple[str, list[str]]] = field(default_factory=list)  # per-file-ignores
 
     @classmethod
-    def of(cls, results: list[Result] | tuple[Result, ...], lint: Outcome | None = None) -> Tally:
+    def of(cls, results: Iterable[Result], lint: Outcome | None = None) -> Tally:
         tally = cls()
         for r in results:
             tally.add(r, lint)
