@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from xiangshe.domain.sources import Source
 from xiangshe.reports.batch import PER_WORKER, processes
 from xiangshe.verify import cli
 
@@ -24,12 +25,10 @@ BAD = '{"actor": "主人", "act": "揖", "act": "拜"}\n'  # a duplicate key: ex
 
 @pytest.fixture(scope="module")
 def batch(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """2 × PER_WORKER + 1 stagings, numbered in the order `check` reads them, the bad one among them."""
-    stagings = [
-        ROOT / "traces" / "canonical.trace",
-        *sorted((ROOT / "traces" / "variants").glob("*.trace")),
-        *sorted((ROOT / "traces" / "violations").glob("*.trace"))[::37],
-    ][: 2 * PER_WORKER]
+    """2 × PER_WORKER + 1 stagings (a variant and the shortest violating examples: quick to check),
+    numbered in the order `check` reads them, the bad one among them."""
+    shortest = sorted((ROOT / "traces" / "violations").glob("*.trace"), key=lambda p: (p.stat().st_size, p.name))
+    stagings = [ROOT / "traces" / "variants" / "lv-yu.trace", *shortest[: 2 * PER_WORKER - 1]]
     out = tmp_path_factory.mktemp("batch")
     for i, path in enumerate(stagings):
         shutil.copy(path, out / f"{i:03d}-{path.name}")
@@ -46,7 +45,7 @@ def _check(*args: str) -> subprocess.CompletedProcess:
 @pytest.mark.parametrize("fmt", ["text", "json", "github", "sarif"])
 def test_the_report_is_the_same_whatever_the_number_of_processes(batch: Path, fmt: str) -> None:
     one, two = (_check("--format", fmt, "--jobs", str(n), str(batch)) for n in (1, 2))
-    assert processes([None] * len(list(batch.iterdir())), 2) == 2  # type: ignore[list-item]  (two workers, really)
+    assert processes([Source(p.name, p) for p in batch.iterdir()], 2) == 2  # two workers, really
     assert one.returncode == two.returncode == 2, (one.stderr[-500:], two.stderr[-500:])
     assert one.stdout == two.stdout
     assert one.stderr == two.stderr
@@ -86,7 +85,7 @@ def test_the_streamed_report_is_the_report_of_the_whole_batch(batch: Path, fmt: 
 
 
 def test_a_small_batch_or_standard_input_is_checked_in_this_process() -> None:
-    from xiangshe.domain.sources import Source, stdin_source
+    from xiangshe.domain.sources import stdin_source
 
     files = [Source(f"{i}.trace", Path(f"{i}.trace")) for i in range(3 * PER_WORKER)]
     assert processes(files, 8) == 3 and processes(files, 2) == 2 and processes(files, 1) == 1
