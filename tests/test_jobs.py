@@ -69,16 +69,18 @@ def test_the_streamed_report_is_the_report_of_the_whole_batch(batch: Path, fmt: 
     every result at once."""
     from xiangshe.constraints.check import check_source
     from xiangshe.constraints.lint import apply
+    from xiangshe.constraints.readings import select
     from xiangshe.constraints.rulebook import active_rules
     from xiangshe.constraints.select import Selection, in_force
     from xiangshe.domain.files import display
     from xiangshe.domain.sources import expand
     from xiangshe.reports.outputs import check_output
 
-    rules = active_rules({})
+    readings = select([])  # the default readings, as `check` follows them
+    rules = active_rules(readings)
     sources = expand([str(batch)], display, None, None)
-    linted = apply([check_source(s, rules, {}) for s in sources], Selection(), in_force(rules))
-    whole = check_output(fmt, linted.results, rules, {}, linted)
+    linted = apply([check_source(s, rules, readings) for s in sources], Selection(), in_force(rules))
+    whole = check_output(fmt, linted.results, rules, readings, linted)
     result = CliRunner().invoke(cli, ["check", "--isolated", "--format", fmt, "--jobs", "1", str(batch)])
     assert result.exit_code == 2
     assert result.stdout == whole + ("\n" if fmt != "github" or any(r.findings for r in linted.results) else "")
