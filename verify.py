@@ -150,6 +150,7 @@ def check(
     verbose: bool = False,
     color: bool | None = None,
     show_progress: bool | None = None,
+    jobs: int = 1,
     stdin_format: str | None = None,
     stdin_filename: str | None = None,
     max_input_size: int | None = None,
@@ -163,19 +164,20 @@ def check(
     it), or - for standard input. A FILE that cannot be read is reported in its place, the others
     are still checked, and the exit status is 2.
     """
-    from xiangshe.constraints.check import check_source
     from xiangshe.constraints.rulebook import active_rules
-    from xiangshe.reports import render
-    from xiangshe.reports.messages import input_errors
+    from xiangshe.reports import batch, render
+    from xiangshe.reports.messages import input_errors, language
     from xiangshe.reports.outputs import check_output
-    from xiangshe.reports.progress import progress
 
     cfg, selection = _lint_settings(lint)
     fmt = click.get_current_context().meta["xiangshe.format"] = fmt or cfg.format or "text"
     chosen = _readings(reading, readings_file, cfg.readings)
     rules_in_force = active_rules(chosen)
     sources = _sources(files, stdin_format, stdin_filename, max_input_size)
-    results = [check_source(s, rules_in_force, chosen) for s in progress(sources, show_progress)]
+    if fmt in batch.STREAMED and lint.get("write_baseline") is None and not (lint.get("baseline_file") or cfg.baseline):
+        settings = batch.Settings(chosen, selection, fmt, scoring, verbose, language())
+        sys.exit(batch.stream(sources, settings, rules_in_force, jobs, color, show_progress))
+    results = batch.results(sources, rules_in_force, chosen, jobs, show_progress)
     unreadable = render.input_errors_text(results)
     if unreadable:  # located errors first, on stderr, in every format
         echo(input_errors(unreadable), err=True)

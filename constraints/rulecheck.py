@@ -18,11 +18,9 @@
 
 from __future__ import annotations
 
-import signal
 import tomllib
 from collections import deque
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -322,23 +320,14 @@ def check_redundancy(
         else:
             to_search.append(r)
     if jobs > 1 and len(to_search) > 1:
-        import multiprocessing
+        from xiangshe.constraints.workers import pool
 
-        # the pool is terminated however the block is left (Ctrl-C: the workers stop at once, where
-        # an executor would wait for every search submitted); the workers leave SIGINT to this
-        # process, and a Ctrl-C while they are being started waits until the pool can stop them
-        pool = None
-        try:
-            with _sigint_deferred():
-                pool = multiprocessing.get_context("spawn").Pool(jobs, initializer=_ignore_sigint)
-            pending = [pool.apply_async(_search_in_rulebook, (r.id, readings, depth)) for r in to_search]
+        with pool(jobs) as workers:  # terminated however the block is left (Ctrl-C: at once)
+            pending = [workers.apply_async(_search_in_rulebook, (r.id, readings, depth)) for r in to_search]
             for n, (r, job) in enumerate(zip(to_search, pending, strict=True), 1):
                 if progress:
                     progress(f"redundancy: z3 search {n}/{len(to_search)} {r.id}")
                 verdicts[r.id] = _search_item(r, depth, *job.get())
-        finally:
-            if pool is not None:
-                pool.terminate()
     else:
         for n, r in enumerate(to_search, 1):
             if progress:
@@ -359,39 +348,6 @@ def _search(rule: Rule, rules: Sequence[Rule], depth: int) -> tuple[str, int | N
     if isinstance(outcome, Unknown):
         return "unknown", None, outcome.reason
     return "found", outcome.steps, ""
-
-
-def _ignore_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-@contextmanager
-def _sigint_deferred() -> Iterator[None]:
-    """While processes are started: SIGINT ignored, so that they start ignoring it (a Ctrl-C goes
-    to the whole process group, and would otherwise interrupt them while they start, each with a
-    traceback), and held back in this process (blocked: a blocked signal is kept, not ignored),
-    then delivered to the handler in force before. Where signals cannot be blocked, a Ctrl-C in
-    the block is noted and raised again after it. In the main thread only (where handlers are set)."""
-    import threading
-
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    from multiprocessing import resource_tracker
-
-    resource_tracker.ensure_running()  # before the block: starting it unblocks SIGINT again
-    caught: list[int] = []
-    can_block = hasattr(signal, "pthread_sigmask")
-    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if can_block else None
-    handler = signal.signal(signal.SIGINT, signal.SIG_IGN if can_block else lambda n, _f: caught.append(n))
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, handler)
-        if mask is not None:
-            signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # a signal held back arrives now
-        if caught:
-            signal.raise_signal(signal.SIGINT)
 
 
 def _search_in_rulebook(rule_id: str, readings: dict[str, str], depth: int) -> tuple[str, int | None, str]:

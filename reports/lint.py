@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xiangshe.constraints.check import Result
 from xiangshe.constraints.lint import Outcome
 from xiangshe.constraints.select import by_id
 from xiangshe.reports.messages import zh
+from xiangshe.reports.tally import Tally
 
 LISTED = 8
 
@@ -37,9 +37,9 @@ def compact(ids: Sequence[str], in_force: Sequence[str]) -> str:
     return ", ".join(parts)
 
 
-def lint_text(results: Sequence[Result], lint: Outcome) -> list[str]:
+def lint_text(tally: Tally, lint: Outcome) -> list[str]:
     out = []
-    inline = sum(1 for r in results for s in r.suppressed if s.kind == "inline")
+    inline = tally.inline
     if inline:
         out.append(
             f"豁免：{inline} 处违例依行内豁免不计，各有其由（--format json 列之）"
@@ -79,13 +79,11 @@ def lint_text(results: Sequence[Result], lint: Outcome) -> list[str]:
                 if zh()
                 else f"not applied: {ids} — {len(applied)} of {total} checks applied ({how})"
             )
-    for r in results:
-        extra = [i for i in r.not_applied if i not in lint.not_applied]
-        if extra:
-            ids = compact(extra, lint.in_force)
-            out.append(
-                f"{r.path}：亦未行（per-file-ignores）：{ids}"
-                if zh()
-                else f"{r.path}: also not applied (per-file-ignores): {ids}"
-            )
+    for path, extra in tally.also_not_applied:
+        ids = compact(extra, lint.in_force)
+        out.append(
+            f"{path}：亦未行（per-file-ignores）：{ids}"
+            if zh()
+            else f"{path}: also not applied (per-file-ignores): {ids}"
+        )
     return out

@@ -225,6 +225,12 @@ def _apply(options: list, f):
     return f
 
 
+def jobs_option(help: str):
+    """--jobs N: how many processes (default: the cores this process may use)."""
+    cores = getattr(os, "process_cpu_count", os.cpu_count)() or 1  # process_cpu_count: Python 3.13
+    return click.option("--jobs", type=click.IntRange(1, 64), default=cores, show_default="the cores", help=help)
+
+
 FORMATS = click.Choice(["text", "json"])
 CHECK_FORMATS = click.Choice(["text", "json", "sarif", "junit", "github"])
 
@@ -269,6 +275,7 @@ def check_options(f):
             hidden=True,
             help="a progress bar on stderr (default: on a terminal, for many files)",
         ),
+        jobs_option("processes checking the stagings (a small batch is checked in one)"),
     ]
     return _apply(options, f)
 
@@ -390,13 +397,7 @@ def check_rules_options(f):
             is_flag=True,
             help="search every rule with z3, even one whose violating example is a witness (slow)",
         ),
-        click.option(
-            "--jobs",
-            type=click.IntRange(1, 64),
-            default=os.cpu_count() or 1,
-            show_default="the cores",
-            help="processes for the z3 searches",
-        ),
+        jobs_option("processes for the z3 searches"),
         click.option(
             "--rule",
             "rule_words",

@@ -16,6 +16,7 @@ from xiangshe.reports.messages import label, ok_summary, prose, t, violations_su
 
 if TYPE_CHECKING:
     from xiangshe.constraints.lint import Outcome
+    from xiangshe.reports.tally import Tally
 
 
 def finding_text(f: Finding, path: str) -> str:
@@ -158,53 +159,54 @@ def check_text(
     """The findings (one per cause; every one with `verbose`) and scoring audit of each staging
     that was read, and a summary that counts the causes and the ones that could not be read
     (their errors are `input_errors_text`, shown before this)."""
+    from xiangshe.reports.tally import Tally
+
+    out = [line for r in results for line in trace_text(r, scoring, verbose)]
+    return "\n".join(out + summary_text(Tally.of(results, lint), readings, lint))
+
+
+def trace_text(r: Result, scoring: bool = False, verbose: bool = False) -> list[str]:
+    """What `check_text` says of one staging before its summary: its findings and scoring audit."""
+    return findings_text(r, verbose) + scoring_text(r, scoring) if r.readable else []
+
+
+def summary_text(tally: Tally, readings: dict[str, str] | None = None, lint: Outcome | None = None) -> list[str]:
+    """What `check_text` says after the stagings: their scopes, the counts, the linter's lines and
+    the readings followed."""
     from xiangshe.reports.messages import unreadable_summary
 
-    out = []
-    readable = [r for r in results if r.readable]
-    for r in readable:
-        out += findings_text(r, verbose)
-        out += scoring_text(r, scoring)
-    out += scope_text(readable)
-    total = sum(cause_count(r) for r in readable)
-    found = sum(len(r.findings) for r in readable)
-    events = sum(r.events for r in readable)
-    bad = sum(1 for r in readable if not r.ok)
-    if len(readable) < len(results):
-        out.append(unreadable_summary(len(results) - len(readable), len(results), total, bad, events, found))
-    elif total:
-        out.append(violations_summary(total, bad, len(results), events, found))
+    out = scope_text(tally)
+    if tally.unreadable:
+        n = tally.stagings
+        out.append(unreadable_summary(tally.unreadable, n, tally.causes, tally.bad, tally.events, tally.findings))
+    elif tally.causes:
+        out.append(violations_summary(tally.causes, tally.bad, tally.stagings, tally.events, tally.findings))
     else:
-        out.append(ok_summary(len(results), events))
+        out.append(ok_summary(tally.stagings, tally.events))
     if lint is not None:
         from xiangshe.reports.lint import lint_text
 
-        out += lint_text(results, lint)
+        out += lint_text(tally, lint)
     if readings is not None:
         from xiangshe.constraints.readings import describe
 
         out.append(f"{t('readings')}: {msg.say(describe(readings))}")
-    return "\n".join(out)
+    return out
 
 
-SCOPE_LINES = 10  # past this many stagings, one line sums up their scopes
-
-
-def scope_text(results: Sequence[Result]) -> list[str]:
+def scope_text(tally: Tally) -> list[str]:
     """What each check covered (constraints/scope.py): one line per staging, or one for a batch."""
     from xiangshe.domain.trace import phase_span
     from xiangshe.reports.messages import batch_scope, scope_summary
+    from xiangshe.reports.tally import SCOPE_LINES
 
-    scoped = [(r, r.scope) for r in results if r.scope is not None]
-    if not scoped:
+    if not tally.scoped:
         return []
-    if len(scoped) > SCOPE_LINES:
-        whole = sum(1 for _, s in scoped if s.whole)
-        reached: set[str] = set().union(*(s.reached for _, s in scoped))
-        total = set(reached).union(*(s.unreached for _, s in scoped))
-        return [f"{t('scope')}: {batch_scope(whole, len(scoped) - whole, len(reached), len(total))}"]
+    if tally.scoped > SCOPE_LINES:
+        whole = tally.whole
+        return [f"{t('scope')}: {batch_scope(whole, tally.scoped - whole, len(tally.reached), len(tally.rules))}"]
     out = []
-    for r, s in scoped:
+    for path, s in tally.scopes:
         line = scope_summary(
             s.claim(),
             len(s.phases),
@@ -215,7 +217,7 @@ def scope_text(results: Sequence[Result]) -> list[str]:
             [f"{o.instance} {o.state}" for o in s.open] + [f"{p.rule} ({t('line')} {p.line})" for p in s.pending],
             s.whole,
         )
-        out.append(f"{t('scope')}: " + (f"{r.path}: " if len(scoped) > 1 else "") + line)
+        out.append(f"{t('scope')}: " + (f"{path}: " if tally.scoped > 1 else "") + line)
     return out
 
 

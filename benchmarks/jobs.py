@@ -1,0 +1,110 @@
+"""`check --jobs`: a batch of stagings checked by whole processes with --jobs 1 and with --jobs 2
+(the median of RUNS runs each, wall and CPU time), and the peak resident memory of the largest
+process of a run (the check, or one of its workers: ru_maxrss of the waited-for child) for a batch
+of 1,000 and of 10,000 stagings. Memory that stays flat over the batch shows as the same peak for
+both sizes.
+
+The batch is NAMES hard links (distinct names, so that each is read) cycling over the stagings of
+a source: `bundled` (the default: the variants and the violating examples, 20–4,000 events each)
+or `generated` (benchmarks/gen_batch.py: whole generated ceremonies and mutants, ~6,000 events
+each, much slower). Built once under benchmarks/.cache/.
+
+Usage: python benchmarks/jobs.py [--runs 3] [--sizes 1000,10000] [--source bundled|generated]
+The last line printed is JSON: {"jobs_speedup": …, "peak_mb_batch_1k": …, "peak_mb_batch_10k": …, …}.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CACHE = ROOT / "benchmarks" / ".cache"
+
+
+def stagings(source: str) -> list[Path]:
+    if source == "generated":
+        sys.path.insert(0, str(ROOT / "benchmarks"))
+        from gen_batch import batch_files, build
+
+        return batch_files(build(100_000))
+    return sorted((ROOT / "traces" / "variants").glob("*.trace")) + sorted(
+        (ROOT / "traces" / "violations").glob("*.trace")
+    )
+
+
+def batch(n: int, source: str = "bundled") -> Path:
+    """A directory of `n` stagings (hard links, else copies), cycling over the source's."""
+    folder = CACHE / f"jobs-{source}-{n}"
+    done = folder / ".complete"
+    if done.exists():
+        return folder
+    folder.mkdir(parents=True, exist_ok=True)
+    files = stagings(source)
+    for i in range(n):
+        src = files[i % len(files)]
+        dst = folder / f"{i:05d}-{src.name}"
+        if not dst.exists():
+            try:
+                os.link(src, dst)
+            except OSError:
+                dst.write_bytes(src.read_bytes())
+    done.touch()
+    return folder
+
+
+def run(folder: Path, jobs: int) -> dict:
+    """One whole-process `check --format json --jobs JOBS FOLDER`: wall, CPU (the process and its
+    workers), and the peak resident memory of the largest of them."""
+    cmd = [sys.executable, "-m", "xiangshe", "check", "--format", "json", "--isolated", "--jobs", str(jobs)]
+    start = time.perf_counter()
+    p = subprocess.Popen([*cmd, str(folder)], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(p.pid, 0)
+    wall = time.perf_counter() - start
+    p.returncode = os.waitstatus_to_exitcode(status)
+    if p.returncode not in (0, 1, 2):
+        raise RuntimeError(f"check --jobs {jobs} {folder} exited {p.returncode}")
+    return {"wall_s": wall, "cpu_s": usage.ru_utime + usage.ru_stime, "peak_mb": usage.ru_maxrss / 1024}
+
+
+def _median(runs: list[dict]) -> dict:
+    return {k: round(statistics.median(r[k] for r in runs), 3) for k in runs[0]}
+
+
+def measure(runs: int = 3, sizes: tuple[int, ...] = (1000, 10_000), source: str = "bundled", log=print) -> dict:
+    """The figures: per size and per --jobs, the median wall, CPU and peak; the speed-up of --jobs 2
+    over --jobs 1 on the first size (wall); the load average before and after."""
+    out: dict = {"source": source, "runs": runs, "cores": os.cpu_count(), "load_before": os.getloadavg()[0]}
+    for n in sizes:
+        folder = batch(n, source)
+        for jobs in (1, 2):
+            figures = [run(folder, jobs) for _ in range(runs if n == sizes[0] else 1)]
+            out[f"batch_{n}_jobs_{jobs}"] = m = _median(figures)
+            log(f"{n} stagings, --jobs {jobs}: {m} (load {os.getloadavg()[0]:.2f})")
+    first = sizes[0]
+    out["jobs_speedup"] = round(out[f"batch_{first}_jobs_1"]["wall_s"] / out[f"batch_{first}_jobs_2"]["wall_s"], 2)
+    for n in sizes:
+        key = f"peak_mb_batch_{n // 1000}k" if n % 1000 == 0 else f"peak_mb_batch_{n}"
+        out[key] = max(out[f"batch_{n}_jobs_{j}"]["peak_mb"] for j in (1, 2))
+    out["load_after"] = os.getloadavg()[0]
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--sizes", default="1000,10000", help="comma-separated batch sizes (the first is timed RUNS times)")
+    ap.add_argument("--source", choices=("bundled", "generated"), default="bundled")
+    args = ap.parse_args()
+    sizes = tuple(int(s) for s in args.sizes.split(","))
+    print(json.dumps(measure(args.runs, sizes, args.source, log=lambda m: print(m, file=sys.stderr))))
+
+
+if __name__ == "__main__":
+    main()

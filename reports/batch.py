@@ -1,0 +1,212 @@
+"""`check` of a batch of stagings over several processes (`--jobs N`), its report streamed in the
+order the stagings were named, as each is done.
+
+Each staging is read, checked, linted (the selection and the inline suppressions) and rendered in
+a worker process (constraints/workers.py: the rulebook is loaded once per worker), which sends back
+its part of the report and a `Tally` of it; this process writes the parts in input order as soon as
+each and all before it are done, and keeps only the tally (counts, the scopes' union, the first few
+scopes): never a staging's result once it is written. A file that cannot be read has its located
+errors written on stderr in its place. What is written is, byte for byte, what `check` writes of the
+whole batch at once (reports/outputs.py), whatever the number of processes:
+
+- text: each staging's findings and scoring audit, then the summary lines (render.summary_text);
+- json: the document's head, each staging's object as it comes, then the readings (a single JSON
+  document written incrementally: it is complete once the command ends);
+- github: each staging's annotations.
+
+SARIF and JUnit name the batch's totals and rules before its results, and a baseline counts its
+entries over the whole batch: those are rendered once every staging is done (`results`, still
+checked in the workers), as they always were.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, NamedTuple
+
+import click
+
+from xiangshe.constraints.check import Result, check_source
+from xiangshe.domain.messages import Join
+from xiangshe.domain.visible import visible
+from xiangshe.reports import interrupt
+from xiangshe.reports.echo import echo
+from xiangshe.reports.tally import Tally
+
+if TYPE_CHECKING:
+    from xiangshe.constraints.lint import Outcome
+    from xiangshe.constraints.rulebook import Rule
+    from xiangshe.constraints.select import Selection
+    from xiangshe.domain.sources import Source
+
+STREAMED = ("text", "json", "github")  # the formats written staging by staging
+PER_WORKER = 16  # a worker costs about as much to start as checking this many stagings
+CHUNK = 8  # stagings sent to a worker at once (fewer when the batch is small)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What every worker needs to know: the readings, the selection, the format (None: send back the
+    staging's result itself, unlinted), and the language of the text."""
+
+    readings: dict[str, str]
+    selection: Selection | None = None
+    fmt: str | None = None
+    scoring: bool = False
+    verbose: bool = False
+    lang: str = "en"
+
+
+class Done(NamedTuple):
+    """One staging, done: its part of the report (None: it adds nothing), its tally, and, if it could
+    not be read, its located input errors (written on stderr in its place)."""
+
+    part: str | None
+    tally: Tally
+    errors: str | None
+
+
+def processes(sources: Sequence[Source], jobs: int) -> int:
+    """How many worker processes check `sources` (0 or 1: this one does): at most `jobs`, one per
+    PER_WORKER stagings; none when standard input is among them (it is this process's to read)."""
+    if any(s.is_stdin for s in sources):
+        return 1
+    return min(jobs, len(sources) // PER_WORKER)
+
+
+def checked(sources: Sequence[Source], settings: Settings, rules: Sequence[Rule], jobs: int) -> Iterator:
+    """For each source, in order, as it is done: a `Done` (or, with no format, its Result; None if
+    it could not be read: input errors are not sent between processes)."""
+    n = processes(sources, jobs)
+    if n <= 1:
+        _state.update(settings=settings, rules=rules, outcome=_outcome(settings, rules))
+        try:
+            yield from map(_one, sources)
+        finally:
+            _state.clear()
+        return
+    from xiangshe.constraints.workers import pool
+
+    chunk = max(1, min(CHUNK, len(sources) // (n * 4)))
+    with pool(n, _start, (settings,)) as workers:
+        yield from workers.imap(_one, sources, chunk)
+
+
+def results(
+    sources: Sequence[Source], rules: Sequence[Rule], readings: dict[str, str], jobs: int, forced: bool | None
+) -> list[Result]:
+    """Every source's result, unlinted, in order (what SARIF, JUnit and a baseline need at once)."""
+    from xiangshe.reports.progress import progress
+
+    done = checked(sources, Settings(readings), rules, jobs)
+    return [
+        r if r is not None else check_source(s, rules, readings)  # read again here: it fails fast
+        for s, r in zip(progress(sources, forced), done, strict=True)
+    ]
+
+
+def stream(
+    sources: Sequence[Source],
+    settings: Settings,
+    rules: Sequence[Rule],
+    jobs: int,
+    color: bool | None = None,
+    forced: bool | None = None,
+) -> int:
+    """Check `sources` and write the report in `settings.fmt` (one of STREAMED) as they are done;
+    the exit status."""
+    from xiangshe.reports import colour, render
+    from xiangshe.reports.progress import progress
+
+    fmt, outcome = settings.fmt, _outcome(settings, rules)
+    paint = fmt == "text" and colour.enabled(color)
+    if forced is None and sys.stdout.isatty():
+        forced = False  # no bar drawn among the lines written to the same terminal
+    tally, first = Tally(), True
+    json_head, json_tail = render.check_json([], settings.readings, outcome).split("[]", 1)
+    for _, done in zip(progress(sources, forced), checked(sources, settings, rules, jobs), strict=True):
+        interrupt.check()
+        tally.merge(done.tally)
+        if done.errors is not None:
+            echo(done.errors, err=True)
+        if done.part is None:
+            continue
+        if fmt == "json":
+            click.echo((json_head + "[\n" if first else ",\n") + done.part, nl=False)
+        elif fmt == "github":
+            click.echo(done.part if first else "\n" + done.part, nl=False)
+        else:
+            click.echo(colour.paint(done.part) if paint else done.part, color=paint)
+        first = False
+    interrupt.check()
+    if fmt == "json":
+        click.echo(visible(json_head + "[]" + json_tail if first else "\n  ]" + json_tail))
+    elif fmt == "github":
+        click.echo("", nl=bool(tally.findings))
+    else:
+        tail = visible("\n".join(render.summary_text(tally, settings.readings, outcome)))
+        click.echo(colour.paint(tail) if paint else tail, color=paint)
+    return tally.exit_code
+
+
+# -- in a worker (or in this process, for a small batch) -------------------------------------------
+
+_state: dict = {}  # the settings and the rules in force, set once per worker
+
+
+def _start(settings: Settings) -> None:
+    from xiangshe.constraints.rulebook import active_rules
+    from xiangshe.reports.messages import set_language
+
+    set_language(settings.lang)
+    rules = active_rules(settings.readings)
+    _state.update(settings=settings, rules=rules, outcome=_outcome(settings, rules))
+
+
+def _outcome(settings: Settings, rules: Sequence[Rule]) -> Outcome | None:
+    """What the selection applies to no staging (the linter's outcome of an empty batch)."""
+    if settings.selection is None:
+        return None
+    from xiangshe.constraints.lint import apply
+    from xiangshe.constraints.select import in_force
+
+    return apply([], settings.selection, in_force(rules))
+
+
+def _one(source: Source) -> Done | Result | None:
+    settings: Settings = _state["settings"]
+    r = check_source(source, _state["rules"], settings.readings)
+    if settings.fmt is None:
+        return r if r.readable else None
+    from xiangshe.constraints.lint import apply
+
+    outcome = _state["outcome"]
+    [r] = apply([r], outcome.selection, outcome.in_force).results
+    tally = Tally()
+    tally.add(r, outcome)
+    return Done(_part(r, settings), tally, None if r.readable else _errors(r))
+
+
+def _errors(r: Result) -> str:
+    """The located input errors of `r`, as `check` writes them on stderr (in the language in force)."""
+    from xiangshe.reports.messages import input_errors
+
+    return str(input_errors(Join((r.input_text(),), "\n", "\n")))
+
+
+def _part(r: Result, settings: Settings) -> str | None:
+    """The staging's part of the report in `settings.fmt`, as `check` writes it of a whole batch."""
+    from xiangshe.reports import render
+
+    if settings.fmt == "json":
+        doc = json.dumps(render.trace_json(r), ensure_ascii=False, indent=2)
+        return visible("    " + doc.replace("\n", "\n    "))  # an element of the "traces" array
+    if settings.fmt == "github":
+        from xiangshe.reports.github import check_github
+
+        return visible(check_github([r])) or None
+    lines = render.trace_text(r, settings.scoring, settings.verbose)
+    return visible("\n".join(lines)) if lines else None

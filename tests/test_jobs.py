@@ -1,0 +1,95 @@
+"""`check --jobs N`: the report of a batch is the same, byte for byte, whatever N (the stagings are
+checked in worker processes and their parts written in input order as they are done); a file that
+cannot be read is reported in its place, with exit 2, as in one process. A small batch (enough for
+two workers) of the bundled stagings: the canonical, the variants, some violating examples, and a
+file that cannot be read in the middle."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from xiangshe.domain.sources import Source
+from xiangshe.reports.batch import PER_WORKER, processes
+from xiangshe.verify import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+BAD = '{"actor": "主人", "act": "揖", "act": "拜"}\n'  # a duplicate key: exit 2
+
+
+@pytest.fixture(scope="module")
+def batch(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """2 × PER_WORKER + 1 stagings (a variant and the shortest violating examples: quick to check),
+    numbered in the order `check` reads them, the bad one among them."""
+    shortest = sorted((ROOT / "traces" / "violations").glob("*.trace"), key=lambda p: (p.stat().st_size, p.name))
+    stagings = [ROOT / "traces" / "variants" / "lv-yu.trace", *shortest[: 2 * PER_WORKER - 1]]
+    out = tmp_path_factory.mktemp("batch")
+    for i, path in enumerate(stagings):
+        shutil.copy(path, out / f"{i:03d}-{path.name}")
+    (out / f"{len(stagings) // 2:03d}-bad.jsonl").write_text(BAD, encoding="utf-8")
+    return out
+
+
+def _check(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "xiangshe", "check", *args], cwd=ROOT, capture_output=True, text=True, timeout=600
+    )
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "github", "sarif"])
+def test_the_report_is_the_same_whatever_the_number_of_processes(batch: Path, fmt: str) -> None:
+    one, two = (_check("--format", fmt, "--jobs", str(n), str(batch)) for n in (1, 2))
+    assert processes([Source(p.name, p) for p in batch.iterdir()], 2) == 2  # two workers, really
+    assert one.returncode == two.returncode == 2, (one.stderr[-500:], two.stderr[-500:])
+    assert one.stdout == two.stdout
+    assert one.stderr == two.stderr
+    assert "bad.jsonl:1: error: duplicate key act" in two.stderr
+
+
+def test_the_stagings_are_reported_in_input_order_the_unreadable_one_in_its_place(batch: Path) -> None:
+    done = _check("--format", "json", "--jobs", "2", str(batch))
+    traces = json.loads(done.stdout)["traces"]
+    names = [Path(t["path"]).name for t in traces]
+    assert names == sorted(p.name for p in batch.iterdir())
+    [bad] = [i for i, t in enumerate(traces) if "error" in t]
+    assert names[bad].endswith("-bad.jsonl") and 0 < bad < len(traces) - 1
+    assert all(t["ok"] == (not t["violations"]) for t in traces if "error" not in t)
+    assert any(t["violations"] for t in traces) and any(t["ok"] for t in traces)
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "github"])
+def test_the_streamed_report_is_the_report_of_the_whole_batch(batch: Path, fmt: str) -> None:
+    """Written staging by staging (here in this process), it is what reports/outputs.py renders of
+    every result at once."""
+    from xiangshe.constraints.check import check_source
+    from xiangshe.constraints.lint import apply
+    from xiangshe.constraints.readings import select
+    from xiangshe.constraints.rulebook import active_rules
+    from xiangshe.constraints.select import Selection, in_force
+    from xiangshe.domain.files import display
+    from xiangshe.domain.sources import expand
+    from xiangshe.reports.outputs import check_output
+
+    readings = select([])  # the default readings, as `check` follows them
+    rules = active_rules(readings)
+    sources = expand([str(batch)], display, None, None)
+    linted = apply([check_source(s, rules, readings) for s in sources], Selection(), in_force(rules))
+    whole = check_output(fmt, linted.results, rules, readings, linted)
+    result = CliRunner().invoke(cli, ["check", "--isolated", "--format", fmt, "--jobs", "1", str(batch)])
+    assert result.exit_code == 2
+    assert result.stdout == whole + ("\n" if fmt != "github" or any(r.findings for r in linted.results) else "")
+
+
+def test_a_small_batch_or_standard_input_is_checked_in_this_process() -> None:
+    from xiangshe.domain.sources import stdin_source
+
+    files = [Source(f"{i}.trace", Path(f"{i}.trace")) for i in range(3 * PER_WORKER)]
+    assert processes(files, 8) == 3 and processes(files, 2) == 2 and processes(files, 1) == 1
+    assert processes(files[: PER_WORKER - 1], 8) == 0
+    assert processes([*files, stdin_source()], 8) == 1
