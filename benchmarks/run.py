@@ -342,7 +342,7 @@ EXTERNAL: dict[str, tuple[str, str, str]] = {
 
 
 #: benchmarks/counterexamples.py measure(depth, rules, jobs): every encoded rule, depth 16, the default jobs
-CEX_ARGS = {"depth": 16, "rules": None, "jobs": None}
+CEX_ARGS = {"depth": 16, "rules": None, "jobs": os.cpu_count() or 1}
 
 
 def external(quick: bool, skip: set[str]) -> tuple[dict, dict, dict]:

@@ -47,9 +47,10 @@ def rulecheck_json(report, readings: dict[str, str]) -> str:
         }
         for i in report.items
     ]
-    doc = {"ok": report.ok, "readings": readings, "checks": checks}
-    if report.only is not None:
+    doc: dict = {"ok": report.ok, "readings": readings}
+    if report.only is not None:  # check-rules --rule: the rules it checked
         doc["rules"] = report.only
+    doc["checks"] = checks
     return json.dumps(doc, ensure_ascii=False, indent=2)
 
 

@@ -84,7 +84,18 @@ def _interrupted(status: int, out: str, err: str) -> None:
 
 
 def _busy(seconds: float) -> Callable[[subprocess.Popen], bool]:
-    return lambda p: _cpu_seconds(p.pid) >= seconds
+    """The command and the processes it started have worked `seconds` of CPU between them."""
+
+    def busy(p: subprocess.Popen) -> bool:
+        total = 0.0
+        for pid in (p.pid, *_children(p.pid)):
+            try:
+                total += _cpu_seconds(pid)
+            except FileNotFoundError:  # a worker that has just ended
+                pass
+        return total >= seconds
+
+    return busy
 
 
 def test_check_is_interrupted(tmp_path: Path) -> None:
@@ -92,8 +103,10 @@ def test_check_is_interrupted(tmp_path: Path) -> None:
     file named twice once, reads each)."""
     for i in range(2000):
         os.link(ROOT / "traces" / "canonical.trace", tmp_path / f"c{i}.trace")
-    status, out, err, _ = _interrupt(["check", str(tmp_path)], _busy(2.0))
+    status, out, err, children = _interrupt(["check", "--jobs", "2", str(tmp_path)], _busy(2.0))
     _interrupted(status, out, err)  # not "Aborted!" and exit 1 (violations)
+    assert children, "the batch was not checked in worker processes"
+    assert _until(lambda: not any(_running(c) for c in children), timeout=60), [c for c in children if _running(c)]
 
 
 @pytest.mark.z3

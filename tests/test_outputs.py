@@ -24,7 +24,9 @@ def _item(**kw):
 
 
 def test_rulecheck_json_has_the_verdict_the_readings_and_every_check_in_order() -> None:
-    report = SimpleNamespace(ok=False, items=[_item(check="quotes", ok=True), _item(check="vacuity", ok=False)])
+    report = SimpleNamespace(
+        ok=False, items=[_item(check="quotes", ok=True), _item(check="vacuity", ok=False)], only=None
+    )
     doc = json.loads(rulecheck_json(report, {"guan": "zheng"}))
     assert list(doc) == ["ok", "readings", "checks"] and doc["ok"] is False
     assert [c["check"] for c in doc["checks"]] == ["quotes", "vacuity"]
@@ -39,6 +41,8 @@ def test_rulecheck_json_has_the_verdict_the_readings_and_every_check_in_order() 
         "source_line",
     ]
     assert rulecheck_output(report, "json", {"guan": "zheng"}, False) == rulecheck_json(report, {"guan": "zheng"})
+    report.only = ["bu-guan-bu-shi"]  # check-rules --rule: the rules it checked, after the readings
+    assert list(json.loads(rulecheck_json(report, {}))) == ["ok", "readings", "rules", "checks"]
 
 
 @pytest.fixture(scope="module")
