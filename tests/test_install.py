@@ -61,12 +61,14 @@ def test_ci_tests_the_installed_wheel() -> None:
     assert INSTALLED, f"xiangshe is imported from the checkout ({PACKAGE}), not from an installed wheel"
 
 
+@pytest.mark.xdist_group("wheel")  # one worker builds the wheel, once
 def test_the_wheel_installs_one_top_level_package(wheel: zipfile.ZipFile) -> None:
     tops = {n.split("/")[0] for n in wheel.namelist()}
     assert {t for t in tops if not t.endswith(".dist-info")} == {"xiangshe"}
     assert wheel.read(next(n for n in wheel.namelist() if n.endswith("top_level.txt"))).split() == [b"xiangshe"]
 
 
+@pytest.mark.xdist_group("wheel")  # one worker builds the wheel, once
 def test_the_wheel_holds_every_file_the_package_reads(wheel: zipfile.ZipFile) -> None:
     names = set(wheel.namelist())
     tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()

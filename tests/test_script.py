@@ -7,6 +7,7 @@ import json
 import re
 import subprocess
 import sys
+from functools import cache
 from pathlib import Path
 
 import opencc
@@ -86,10 +87,15 @@ def _alias_of(section: str, word: str, english: bool) -> str:
     return term.en if english and term.en else term.slug
 
 
-def _value_alias(section: str, value: str, english: bool) -> str:
+@cache
+def _vocabulary_toml() -> dict:
     import tomllib
 
-    data = tomllib.loads(VOCABULARY_PATH.read_text(encoding="utf-8"))
+    return tomllib.loads(VOCABULARY_PATH.read_text(encoding="utf-8"))
+
+
+def _value_alias(section: str, value: str, english: bool) -> str:
+    data = _vocabulary_toml()
     table = data["ranks"] if section == "ranks" else data["attributes"][section[5:]]
     values = table["order"] if section == "ranks" else table["values"]
     aliases = table.get("en" if english else "slugs")
