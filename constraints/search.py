@@ -333,7 +333,8 @@ class Search:
                     words.append(f"{key}={names[v]}")
             lines.append(" ".join(words))
         staged = [line.split()[1] for line in lines if line.startswith("phase ")]
-        # a counterexample is a part of the ceremony, not the whole: it declares so (scope.py)
+        # a counterexample is a part of the ceremony, not the whole: it declares so (scope.py), with
+        # the phases its events stage, which due_within reads to ask for a break the checker faults
         lines.insert(0, "fragment" + (f" {phase_span(staged)}" if staged else ""))
         return "\n".join(lines) + "\n"
 
@@ -419,6 +420,8 @@ def _refute_within(
     acts, kinds = search_space(rule, others)
     search = Search(depth, acts, search_cast(), kinds=kinds, machines=False)
     sym = search.sym
+    # a break at step j that the checker faults in the fragment the candidate declares, not one it
+    # would list as pending (due_within)
     broken = [z3.And(z3.Not(c), due_within(rule, search, j)) for j, c in enumerate(rule.template.clauses(sym))]
     lazy = _Refinement(search, [rule, *others])
     lazy.learn(learnt)
