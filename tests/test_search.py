@@ -92,6 +92,10 @@ OWED_PAST_THE_FRAGMENT = [
     "yu-sheng-she-zhe-xiang-zuo",
     "zu-she-si-yu-tang-xi-nan-mian",
     pytest.param("zu-she-nan-mian-yi", marks=pytest.mark.slow),  # 11 steps, over a minute of z3
+    "zhu-ren-chou-da-fu-da-bai",  # and more of the same, found sampling the response rules
+    pytest.param("si-she-fan-wei-bu-gu", marks=pytest.mark.slow),
+    pytest.param("xian-zhe-shao-tui", marks=pytest.mark.slow),
+    pytest.param("bai-er-zhi-zhi", marks=pytest.mark.slow),  # `then` names Φ07|Φ09: an event must reach Φ09
 ]
 
 
