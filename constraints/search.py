@@ -333,9 +333,43 @@ class Search:
                     words.append(f"{key}={names[v]}")
             lines.append(" ".join(words))
         staged = [line.split()[1] for line in lines if line.startswith("phase ")]
-        # a counterexample is a part of the ceremony, not the whole: it declares so (scope.py)
+        # a counterexample is a part of the ceremony, not the whole: it declares so (scope.py), with
+        # the phases its events stage, which due_within reads to ask for a break the checker faults
         lines.insert(0, "fragment" + (f" {phase_span(staged)}" if staged else ""))
         return "\n".join(lines) + "\n"
+
+
+def due_within(rule: Rule, search: Search, j: int) -> z3.BoolRef:
+    """Is what `rule` owes for a trigger at step j due inside the fragment `decode` renders (its
+    header declares the phases its events stage)? The z3 clauses read the candidate as complete: an
+    answer missing after step j breaks them. The checker reads a fragment as a part that may go on
+    after its end, and lists such a break as pending, not a fault, where the answer may come after
+    the fragment's end (scope.due_beyond). A candidate broken only so would be refuted by z3 and not
+    confirmed by the checker. So the search asks for a break that the checker faults: this mirrors
+    due_beyond over the phases of the unrolling's events. It narrows only the target rule's
+    negation (never the other rules or the machines), so every candidate is still replayed and
+    must break the rule in the checker's eyes; what it excludes are traces the checker would not
+    call counterexamples. A rule that owes nothing after its trigger is unchanged.
+
+    - `same` names the phase: due within the trigger's phase, so the fragment must go on past it —
+      some event after step j stages a later phase (the phases follow the text in a search);
+    - else the `then` pattern names its phases: an event stages one of them (the fragment shows
+      them) and an event stages the last of them or a later one (the fragment reaches past it);
+    - else the answer may always come after the fragment's end: no break in a fragment is a fault."""
+    if not rule.encoded or not rule.template.owed_after:
+        return z3.BoolVal(True)
+    sym, d = search.sym, search.d
+    s = sym.slots
+    events = [(s["act"][i], s["phase"][i]) for i in sym.steps]
+    if "phase" in {k for pair in rule.template.correlation() for k in pair}:
+        return sym.any(z3.And(act != 0, phase > s["phase"][j]) for act, phase in events[j + 1 :])
+    phases = [v for p in rule.template.needs() for c in p.conds if c.key == "phase" and not c.negate for v in c.values]
+    if not phases:
+        return z3.BoolVal(False)
+    shown = sym.any(z3.And(act != 0, sym.among(phase, [d.phase_ix[p] for p in phases])) for act, phase in events)
+    last = max(d.phase_ix[p] for p in phases)
+    reaches = sym.any(z3.And(act != 0, phase >= last) for act, phase in events)
+    return z3.And(shown, reaches)
 
 
 STAGES = (1, 2, 4, 8, 12, 16, 24, 32, 40)
@@ -386,7 +420,9 @@ def _refute_within(
     acts, kinds = search_space(rule, others)
     search = Search(depth, acts, search_cast(), kinds=kinds, machines=False)
     sym = search.sym
-    broken = [z3.Not(c) for c in rule.template.clauses(sym)]
+    # a break at step j that the checker faults in the fragment the candidate declares, not one it
+    # would list as pending (due_within)
+    broken = [z3.And(z3.Not(c), due_within(rule, search, j)) for j, c in enumerate(rule.template.clauses(sym))]
     lazy = _Refinement(search, [rule, *others])
     lazy.learn(learnt)
     static = len(broken) == 1 and rule.template.of_cast

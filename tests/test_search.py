@@ -83,6 +83,41 @@ def test_candidates_breaking_other_rules_are_refined_until_only_the_rule_breaks(
     assert {r for r in found if not r.startswith("audit.")} == {"bai-xi"}
 
 
+#: response rules whose first candidates were broken only where the checker calls the break pending
+#: (a fragment may end before the answer is due): z3 read them as complete and the checker disagreed
+OWED_PAST_THE_FRAGMENT = [
+    "yi-jue-bai-zhe-bu-tu-zuo",  # the `then` names Φ06|Φ10; the candidate staged Φ05 alone
+    "jiang-jin-pu",  # the others: due within the trigger's phase, the last the candidate staged
+    "shang-she-yi-shou-ming",
+    "yu-sheng-she-zhe-xiang-zuo",
+    "zu-she-si-yu-tang-xi-nan-mian",
+    pytest.param("zu-she-nan-mian-yi", marks=pytest.mark.slow),  # 11 steps, over a minute of z3
+    "zhu-ren-chou-da-fu-da-bai",  # and more of the same, found sampling the response rules
+    pytest.param("si-she-fan-wei-bu-gu", marks=pytest.mark.slow),
+    pytest.param("xian-zhe-shao-tui", marks=pytest.mark.slow),
+    pytest.param("bai-er-zhi-zhi", marks=pytest.mark.slow),  # `then` names Φ07|Φ09: an event must reach Φ09
+]
+
+
+@pytest.mark.parametrize("rule_id", OWED_PAST_THE_FRAGMENT)
+def test_a_response_is_searched_as_due_inside_the_fragment_the_candidate_declares(rule_id: str) -> None:
+    """z3's clauses read a candidate as complete; the checker lists an answer that may still come
+    after a fragment's end as pending, not a fault (scope.due_beyond). The search asks for a break
+    that falls due inside the fragment its candidate declares (search.due_within): z3's candidate is
+    confirmed as it stands, and minimised it still breaks exactly the rule."""
+    from xiangshe.constraints.counterexample import counterexample
+
+    [rule] = [r for r in find_rule(rule_id) if r.encoded]
+    cx = counterexample(rule, RULES, {}, 16)  # raised Disagreement before due_within
+    assert isinstance(cx.outcome, search.Refuted) and cx.found and cx.shortest
+    raw = check_trace(cx.outcome.trace, RULES)
+    assert {f.rule for f in raw.findings if not f.rule.startswith("audit.")} == {rule_id}
+    assert cx.outcome.trace.fragment is not None  # a fragment, and its break is a fault there
+    assert cx.text is not None
+    found = {f.rule for f in check_trace(parse_lines(cx.text, "cex"), RULES).findings}
+    assert {r for r in found if not r.startswith("audit.")} == {rule_id}
+
+
 def test_when_z3_gives_up_a_bundled_example_is_the_counterexample(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
