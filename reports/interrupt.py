@@ -30,10 +30,15 @@ def _raise(_signum, _frame) -> None:
 
 def _unraisable(previous):
     """Python drops an exception raised where it cannot propagate (an object's __del__, such as z3's
-    AstRef) and prints it: an Interrupted there is kept as pending instead, and said nothing of."""
+    AstRef) and prints it: an Interrupted there is kept as pending instead, and said nothing of. Once
+    a Ctrl-C has come, an error in a destructor is said nothing of either: the interrupt may have
+    stopped the object's __init__ half-way (z3's BoolSortRef without its `ctx`), and its __del__ then
+    fails on what was never set — a consequence of the interrupt, not a fault to show the user."""
 
     def hook(unraisable) -> None:
         if unraisable.exc_type is not None and issubclass(unraisable.exc_type, Interrupted):
+            return
+        if _pending:
             return
         previous(unraisable)
 

@@ -152,3 +152,24 @@ def test_a_ctrl_c_swallowed_in_a_destructor_still_stops_the_output(monkeypatch: 
     assert interrupt.pending()
     with pytest.raises(interrupt.Interrupted):
         echo.echo("a verdict")
+
+
+def test_a_destructor_failing_after_a_ctrl_c_is_said_nothing_of(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Ctrl-C that stops an object's __init__ half-way (z3's BoolSortRef before its `ctx` is set)
+    leaves its __del__ to fail later: after the interrupt that error is not printed; before any
+    interrupt, a failing destructor is shown as Python shows it."""
+    from xiangshe.reports import interrupt
+
+    shown: list[object] = []
+    monkeypatch.setattr(sys, "unraisablehook", interrupt._unraisable(shown.append))
+
+    class HalfBuilt:
+        def __del__(self) -> None:
+            raise AttributeError("'HalfBuilt' object has no attribute 'ctx'")
+
+    monkeypatch.setattr(interrupt, "_pending", False)
+    HalfBuilt()
+    assert len(shown) == 1  # no interrupt: the error is a fault, and shown
+    monkeypatch.setattr(interrupt, "_pending", True)
+    HalfBuilt()
+    assert len(shown) == 1
