@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import itertools
 import random
+import sys
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("pm4py")
 pytest.importorskip("pandas")
+if str(Path(__file__).resolve().parents[1]) not in sys.path:  # `pytest` as well as `python -m pytest`
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks import e2e, run  # noqa: E402
 from benchmarks.declare_subset import ABSENCE, PRECEDENCE, RESPONSE, Universe, translate  # noqa: E402
