@@ -23,6 +23,7 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from xiangshe.constraints.check import check_trace
 from xiangshe.constraints.pattern import Context
@@ -31,6 +32,9 @@ from xiangshe.domain.messages import Join, Message
 from xiangshe.domain.trace import Trace
 from xiangshe.fsm.replay import replay
 from xiangshe.fsm.table import Table
+
+if TYPE_CHECKING:
+    from xiangshe.constraints.solving import Solver
 
 Progress = Callable[[str], None]
 
@@ -248,9 +252,7 @@ def _z3_consistency(rules: Sequence[Rule], k: int = 4) -> Item:
             Message("rulecheck.z3-holds", rules=len(encoded), events=k),
         )
     if result == z3.unknown:
-        return Item(
-            "consistency", "z3", False, Message("rulecheck.z3-gave-up", reason=s.reason_unknown()), severity="warning"
-        )
+        return _gave_up(s)
     s = solver()
     s.set("core.minimize", True)
     tracked = {}
@@ -258,9 +260,7 @@ def _z3_consistency(rules: Sequence[Rule], k: int = 4) -> Item:
         tracked[r.id] = r
         s.assert_and_track(f, z3.Bool(r.id))
     if s.check() != z3.unsat:  # unsat without tracking, but no core with it: z3 gave up on the core
-        return Item(
-            "consistency", "z3", False, Message("rulecheck.z3-gave-up", reason=s.reason_unknown()), severity="warning"
-        )
+        return _gave_up(s)
     core = sorted(str(c) for c in s.unsat_core())
     named = [f"{rid} 「{tracked[rid].citations[0].quote}」" for rid in core if rid in tracked]
     return Item(
@@ -270,6 +270,13 @@ def _z3_consistency(rules: Sequence[Rule], k: int = 4) -> Item:
         Message("rulecheck.z3-conflict", events=k, rules="; ".join(named))
         if named
         else Message("rulecheck.z3-machines", events=k),
+    )
+
+
+def _gave_up(s: Solver) -> Item:
+    """z3 answered unknown: a warning with its reason, never taken for consistency."""
+    return Item(
+        "consistency", "z3", False, Message("rulecheck.z3-gave-up", reason=s.reason_unknown()), severity="warning"
     )
 
 
