@@ -23,8 +23,10 @@ PER_KIND = 3
 
 
 def rules_by_kind(rules: Iterable[Rule], per_kind: int = PER_KIND) -> list[Rule]:
-    """From each template kind, `per_kind` rules evenly spaced in id order, and every rule that
-    reads a contested point otherwise than by default; in id order."""
+    """Of the encoded `rules` (a descriptive or deferred rule has no template, so no kind): from each
+    template kind, `per_kind` rules evenly spaced in id order, and every rule that reads a contested
+    point otherwise than by default; in id order."""
+    rules = [r for r in rules if r.encoded]
     groups: dict[str, list[Rule]] = defaultdict(list)
     for r in sorted(rules, key=lambda r: r.id):
         groups[r.template.kind].append(r)
