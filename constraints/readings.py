@@ -26,6 +26,7 @@ class Option:
     source: str
     encoded: bool = True
     reason: str | None = None
+    by: str = ""  # who reads it so, in a few words (郑注, 贾疏 …; the encoder's own)
 
 
 @dataclass(frozen=True)
@@ -53,7 +54,7 @@ def load_points() -> dict[str, Point]:
     out = {}
     for name, p in data.items():
         options = {
-            o: Option(o, v["label"], v["source"], v.get("encoded", True), v.get("reason"))
+            o: Option(o, v["label"], v["source"], v.get("encoded", True), v.get("reason"), v.get("by", ""))
             for o, v in p["options"].items()
         }
         if p["default"] not in options:
