@@ -37,6 +37,7 @@ from xiangshe.reports.echo import Group, echo  # noqa: E402
 from xiangshe.reports.options import (  # noqa: E402
     FORMATS,
     STDIN_FORMATS,  # noqa: F401 (tests read it here)
+    all_readings_options,
     check_options,
     check_rules_options,
     counterexample_options,
@@ -140,6 +141,7 @@ def cli(lang: str) -> None:
 @stdin_options
 @reading_options
 @lint_options()
+@all_readings_options("check")
 @github_input_errors
 def check(
     files: tuple[str, ...],
@@ -169,6 +171,8 @@ def check(
     from xiangshe.reports.messages import input_errors, language
     from xiangshe.reports.outputs import check_output
 
+    if lint["all_readings"]:  # every reading at once: the readings command, with the same options
+        return click.get_current_context().forward(readings)
     cfg, selection = _lint_settings(lint)
     fmt = click.get_current_context().meta["xiangshe.format"] = fmt or cfg.format or "text"
     chosen = _readings(reading, readings_file, cfg.readings)
@@ -202,6 +206,7 @@ def check(
 @stdin_options
 @reading_options
 @lint_options(baseline=False)
+@all_readings_options("report")
 def report(
     file: str,
     output: Path | None,
@@ -237,9 +242,33 @@ def report(
     [result] = _lint([result], rules, cfg, selection, lint, use_baseline=False).results
     stem = Path(source.display).stem if not source.is_stdin or stdin_filename else "stdin"
     output = located(report_path, output, Path("reports") / f"{stem}.html")
-    _save(output, html_report(trace, result, chosen, f"xiangshe {version()}"), force)
+    section = ""
+    if lint["all_readings"]:  # every reading at once: a section of the page (reports/allreadings.py)
+        from xiangshe.reports.allreadings import section_of
+
+        section = located(section_of, trace, chosen, reading, readings_file, selection, lint["max_combinations"])
+    _save(output, html_report(trace, result, chosen, f"xiangshe {version()}", section), force)
     echo(wrote_report(_display(output), result.events, len(result.findings)), err=True)
     sys.exit(0 if result.ok else 1)
+
+
+@cli.command("readings")
+@all_readings_options()
+@stdin_options
+@reading_options
+@lint_options(baseline=False)
+@github_input_errors
+def readings(files: tuple[str, ...], fmt: str | None, max_combinations: int, reading: tuple[str, ...], **lint) -> None:
+    """Check FILES (none: the canonical ceremony) under every combination of the contested readings
+    that bears on them: where the verdict flips, the findings that come and go, who reads each reading
+    so. --reading holds a point. Exit: 0 holds under all, 1 fails under some, 2 bad input, 3 bound hit."""
+    from xiangshe.reports.allreadings import pinned, run
+
+    cfg, selection = _lint_settings(lint | {"force": False})
+    chosen = _readings(reading, lint["readings_file"], cfg.readings)
+    sources = _sources(files, lint["stdin_format"], lint["stdin_filename"], lint.get("max_input_size"))
+    held = located(pinned, reading, lint["readings_file"])
+    sys.exit(run(sources, chosen, held, selection, fmt or cfg.format, max_combinations, lint))
 
 
 @cli.command()

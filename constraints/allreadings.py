@@ -35,6 +35,7 @@ from xiangshe.constraints.pattern import Context
 from xiangshe.constraints.readings import Readings, defaults, points
 from xiangshe.constraints.rulebook import Rule, active_rules, rulebook
 from xiangshe.constraints.scoring import SCORING, WORDS
+from xiangshe.domain.messages import Message
 from xiangshe.domain.trace import Trace
 from xiangshe.fsm.replay import replay
 
@@ -119,16 +120,19 @@ class Comparison:
     def deciding(self) -> tuple[str, ...]:
         """The varying points the verdict turns on: those where two combinations that differ in
         that point alone have different verdicts."""
-        verdict = {u.varied: u.ok for u in self.combinations}
+        return self._turning(lambda u: u.ok)
+
+    def differing(self) -> tuple[str, ...]:
+        """The varying points the findings turn on (as `deciding`, for the findings themselves)."""
+        return self._turning(lambda u: frozenset(map(key, u.result.findings)))
+
+    def _turning(self, value: Callable[[Under], object]) -> tuple[str, ...]:
+        seen = {u.varied: value(u) for u in self.combinations}
         out = []
-        for b in self.varying:
-            i = [p for p, _ in self.combinations[0].varied].index(b.point)
-            for varied, ok in verdict.items():
-                if any(
-                    verdict.get((*varied[:i], (b.point, o), *varied[i + 1 :]), ok) != ok
-                    for o in b.options
-                    if o != varied[i][1]
-                ):
+        for i, b in enumerate(self.varying):
+            for varied, v in seen.items():
+                others = ((*varied[:i], (b.point, o), *varied[i + 1 :]) for o in b.options if o != varied[i][1])
+                if any(other in seen and seen[other] != v for other in others):
                     out.append(b.point)
                     break
         return tuple(out)
@@ -173,13 +177,14 @@ def _audit_bearing(trace: Trace) -> dict[str, list[str]]:
     result that scores under some encoded reading of 贯 and not under another; 贤获 where an
     announcement names a winner."""
     disputed = set.union(*SCORING.values()) - set.intersection(*SCORING.values())
+    shots = [e.line for e in trace if e.act == "射" and e.round in (2, 3) and e.get("result") in disputed]
+    wins = [e.line for e in trace if e.act == "告" and e.round and e.get("words") in (WORDS["右"], WORDS["左"])]
     out: dict[str, list[str]] = {}
-    for e in trace:
-        if e.act == "射" and e.round in (2, 3) and e.get("result") in disputed:
-            out.setdefault("guan", []).append(f"audit: {e.get('result')} (line {e.line})")
-        if e.act == "告" and e.round and e.get("words") in (WORDS["右"], WORDS["左"]):
-            out.setdefault("xian-huo", []).append(f"audit.n10 (line {e.line})")
-    return {p: w[:1] + ([f"+{len(w) - 1}"] if len(w) > 1 else []) for p, w in out.items()}
+    if shots:
+        out["guan"] = [Message("readings.audit-guan", n=len(shots), line=shots[0])]
+    if wins:
+        out["xian-huo"] = [Message("readings.audit-xian-huo", n=len(wins), line=wins[0])]
+    return out
 
 
 def combinations(bears: Sequence[Bearing], base: Readings | None = None) -> tuple[Iterator[Readings], int]:

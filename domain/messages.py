@@ -497,6 +497,69 @@ CATALOGUE: tuple[Entry, ...] = (
         "{word} is not an encoded rule in force; {hint}",
         "{word} 不是生效的已编码规则；{hint}",
     ),
+    # every reading at once (constraints/allreadings.py, reports/allreadings.py)
+    Entry(
+        "XS860",
+        "readings.all-hold",
+        "holds under every reading that bears on it: {readings} alike",
+        "于其所涉诸说皆合：{readings}",
+    ),
+    Entry(
+        "XS861",
+        "readings.all-fail",
+        "fails under every reading that bears on it: {readings} alike{differ}",
+        "于其所涉诸说皆不合：{readings}{differ}",
+    ),
+    Entry("XS862", "readings.flips", "holds under {holds}; fails under {fails}", "从{holds}则合；从{fails}则不合"),
+    Entry("XS863", "readings.at-lines", "{readings} at {lines}", "{readings}（{lines}）"),
+    Entry(
+        "XS864",
+        "readings.none-bear",
+        "no contested reading bears on it: {verdict} under every reading",
+        "无争议之说涉及此仪注：诸说之下皆{verdict}",
+    ),
+    Entry(
+        "XS865",
+        "readings.bound",
+        "only {checked} of {total} combinations checked (--max-combinations {limit}): inconclusive",
+        "仅检查了 {total} 种组合中的 {checked} 种（--max-combinations {limit}）：无定论",
+    ),
+    Entry("XS866", "readings.only-under", "only under {readings}", "仅从{readings}"),
+    Entry("XS867", "readings.under-every", "under every reading", "诸说皆然"),
+    Entry("XS868", "readings.unchecked", "cannot be checked: {reason}", "无法检查：{reason}"),
+    Entry("XS869", "readings.holds", "holds", "合"),
+    Entry("XS870", "readings.fails", "fails", "不合"),
+    Entry(
+        "XS871",
+        "readings.audit-guan",
+        "the scoring audit: {n} shot(s) 中侯 in rounds 2–3, first at line {line}",
+        "计分核查：第二、三番有 {n} 矢中侯，首见第 {line} 行",
+    ),
+    Entry(
+        "XS872",
+        "readings.audit-xian-huo",
+        "the scoring audit (N10): {n} announcement(s) of a winner, first at line {line}",
+        "计分核查（N10）：告胜 {n} 次，首见第 {line} 行",
+    ),
+    Entry("XS873", "readings.turns-on", "the verdict turns on {points}", "结论取决于：{points}"),
+    Entry("XS874", "readings.differ", " (the findings differ with {points})", "（所见之误随{points}而异）"),
+    Entry(
+        "XS875",
+        "readings.summary",
+        "{stagings} staging(s) checked under {combinations} combination(s) of readings; "
+        "the verdict turns on a reading in {flips}",
+        "共 {stagings} 个仪注，于 {combinations} 种读法组合下检查；其中 {flips} 个的结论取决于读法",
+    ),
+    Entry("XS876", "readings.bears", "bears on it: {why}", "所涉：{why}"),
+    Entry(
+        "XS877",
+        "readings.no-baseline",
+        "every reading at once compares the findings themselves: a baseline does not apply "
+        "(leave out --baseline and --write-baseline)",
+        "诸说并检比较的是所见之误本身：基线不适用（请去掉 --baseline 与 --write-baseline）",
+    ),
+    Entry("XS878", "readings.findings", "{n} finding(s)", "{n} 处误"),
+    Entry("XS879", "readings.lines", "line {lines}", "第 {lines} 行"),
 )
 
 BY_NAME: dict[str, Entry] = {e.name: e for e in CATALOGUE}

@@ -136,8 +136,11 @@ def _env() -> Environment:
     return env
 
 
-def html_report(trace: Trace, result: Result, readings: dict[str, str], generator: str = "xiangshe") -> str:
-    """The report page of `trace`, checked as `result` under `readings`."""
+def html_report(
+    trace: Trace, result: Result, readings: dict[str, str], generator: str = "xiangshe", all_readings: str = ""
+) -> str:
+    """The report page of `trace`, checked as `result` under `readings` (`all_readings`: the section of
+    reports/allreadings.py, when asked for)."""
     from xiangshe.constraints.readings import describe
 
     rep = replay(trace)
@@ -162,5 +165,6 @@ def html_report(trace: Trace, result: Result, readings: dict[str, str], generato
             phases=phases,
             rules_hit=len(groups),
             text_name=TEXT.name,
+            all_readings=all_readings,
         )
     )

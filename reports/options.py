@@ -429,3 +429,31 @@ def coverage_options(f):
         ),
     ]
     return _apply(options, f)
+
+
+def all_readings_options(command: str = "readings"):
+    """Every reading at once (reports/allreadings.py): for `readings`, its stagings and format; for
+    `check` and `report`, the flag --all-readings that asks for it; for all, the bound."""
+    bound = click.option(
+        "--max-combinations",
+        type=click.IntRange(1),
+        default=64,  # constraints/allreadings.py LIMIT (not imported here: every command reads this module)
+        show_default=True,
+        metavar="N",
+        help="check at most N combinations of readings per staging (past it: exit 3, inconclusive)",
+    )
+    if command == "readings":
+        options = [
+            click.argument("files", nargs=-1, type=click.Path(allow_dash=True, path_type=str)),
+            click.option("--format", "fmt", type=click.Choice(["text", "json"]), default=None, help="text or json"),
+            bound,
+        ]
+    else:
+        flag = click.option(
+            "--all-readings",
+            is_flag=True,
+            help="check under every combination of the contested readings that bears on the staging"
+            + (" (as the readings command; text or json)" if command == "check" else ": a section of the page"),
+        )
+        options = [flag, bound]
+    return lambda f: _apply(options, f)
