@@ -470,7 +470,9 @@ def coverage(fmt: str, show_all: bool, minimum: float | None) -> None:
 @cli.command()
 @click.argument(
     "name",
-    type=click.Choice(["check", "trace", "rules", "explain", "coverage", "counterexample", "query", "check-rules"]),
+    type=click.Choice(
+        ["check", "trace", "rules", "explain", "coverage", "counterexample", "query", "check-rules", "readings"]
+    ),
 )
 def schema(name: str) -> None:
     """Print the JSON Schema of NAME: `trace` files, or the JSON output of a command."""

@@ -134,7 +134,8 @@ def _finding_line(f: Finding, path: str) -> str:
 def _listed(findings: Sequence[Finding], path: str) -> list[str]:
     out = [_finding_line(f, path) for f in findings[:SHOWN]]
     if len(findings) > SHOWN:
-        out.append(f"    … {msg.say(Message('readings.findings', n=len(findings) - SHOWN))}")
+        more = Message("readings.findings", n=len(findings) - SHOWN)
+        out.append(f"    … {msg.say(more)}")
     return out
 
 
@@ -145,7 +146,8 @@ def comparison_text(c: Comparison) -> list[str]:
     for b in c.bearing:
         p = points()[b.point]
         out.append(f"  {b.point}  「{p.quote}」" + (f"  {p.question}" if prose(p.question) else ""))
-        out.append(f"    {msg.say(Message('readings.bears', why=Join(b.why)))}")
+        bears = Message("readings.bears", why=Join(b.why))
+        out.append(f"    {msg.say(bears)}")
         for o in p.options.values():
             mark = f" ({t('default')})" if o.name == p.default else ""
             if b.pinned and o.name == b.options[0]:
@@ -153,7 +155,7 @@ def comparison_text(c: Comparison) -> list[str]:
             if o.name in b.options:
                 tail = f" — {o.label}" if prose(o.label) else ""
             elif not o.encoded:
-                tail = f" — {msg.say(Message('readings.unchecked', reason=o.reason or ''))}"
+                tail = " — " + msg.say(Message("readings.unchecked", reason=o.reason or ""))
             else:
                 continue  # an encodable reading held off by --reading
             out.append(f"    {o.name}{mark}  {o.by}{tail}")
@@ -167,13 +169,15 @@ def comparison_text(c: Comparison) -> list[str]:
     for ch in c.changes:
         groups.setdefault(ch.under, []).append(ch.finding)
     for under, found in groups.items():
-        out.append(f"  {msg.say(Message('readings.only-under', readings=_under(c, under)))}:")
+        only = Message("readings.only-under", readings=_under(c, under))
+        out.append(f"  {msg.say(only)}:")
         out += _listed(found, c.path)
     if c.stable:
-        out.append(f"  {msg.say(Message('readings.under-every'))}:")
+        out.append(msg.say(Message("readings.under-every")).join(("  ", ":")))
         out += _listed(c.stable, c.path)
     if c.varying and c.flips:
-        out.append(f"  {msg.say(Message('readings.turns-on', points=', '.join(c.deciding())))}")
+        turns = Message("readings.turns-on", points=", ".join(c.deciding()))
+        out.append(f"  {msg.say(turns)}")
     if not c.complete:
         out.append(f"  {msg.say(bound_message(c))}")
     return out
