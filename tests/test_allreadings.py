@@ -113,13 +113,31 @@ def test_the_flip_matches_the_per_reading_checks_through_the_cli() -> None:
     by = {tuple(combo["readings"].items()): combo["ok"] for combo in c["combinations"]}
     assert by == {(("guan", "zheng"),): False, (("guan", "hou"),): True}
     assert c["summary"] == (
-        "holds under guan=hou (the encoder's own); fails under guan=zheng (郑注, 贾疏, 张尔岐) at line 40 (bu-guan-bu-shi)"
+        "holds under guan=hou (the encoder's own); "
+        "fails under guan=zheng (郑注, 贾疏, 张尔岐) at line 40 (bu-guan-bu-shi)"
     )
 
 
-@pytest.mark.parametrize("name", ["bu-guan-bu-shi", "bu-guan-bu-shi-hou", "si-ma-bu-jue-sui", "n10.whole"])
+WHOLE = pytest.mark.slow  # a whole ceremony under eight combinations, each checked twice
+
+
+@pytest.mark.parametrize(
+    "name", ["bu-guan-bu-shi", "bu-guan-bu-shi-hou", "si-ma-bu-jue-sui", pytest.param("n10.whole", marks=WHOLE)]
+)
 def test_each_combination_is_the_check_under_its_readings(name: str) -> None:
     [path] = [p for p in (ROOT / "traces").rglob(f"{name}.trace")]
+    _matches(path)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", sorted((ROOT / "traces" / "violations").glob("*.trace")), ids=lambda p: p.stem)
+def test_every_violating_example_under_every_reading_is_its_check(path: Path) -> None:
+    _matches(path)
+
+
+def _matches(path: Path) -> None:
+    """Each combination's findings are `check_trace`'s under its readings; the stable findings are
+    those under every combination; a change appears exactly under the combinations it names."""
     trace = parse_path(path)
     c = compare(trace)
     for u in c.combinations:
@@ -160,7 +178,9 @@ def test_zheng_zhu_and_ao_jigong_against_the_text_as_it_stands(tmp_path: Path) -
     [c] = doc["stagings"]
     assert [p["point"] for p in c["points"] if p["varies"]] == ["si-ma-jue-sui"]
     assert {p["point"] for p in c["points"] if p["pinned"]} == {"guan", "xian-huo", "san-zuo"}
-    line = next(n for n, ln in enumerate(staging.read_text(encoding="utf-8").splitlines(), 1) if ln.startswith("司马 袒决"))
+    line = next(
+        n for n, ln in enumerate(staging.read_text(encoding="utf-8").splitlines(), 1) if ln.startswith("司马 袒决")
+    )
     assert c["summary"] == (
         "holds under si-ma-jue-sui=text-per-round (the text as it stands); fails under si-ma-jue-sui=never "
         f"(郑注, 贾疏, 敖继公, 吴廷华) at line {line} (si-ma-bu-jue-sui-never)"
@@ -265,7 +285,10 @@ def test_each_reading_is_shown_with_who_reads_it_so() -> None:
 def test_the_verdict_under_lang_zh() -> None:
     result = invoke("--lang", "zh", "readings", str(BU_GUAN))
     first = result.stdout.splitlines()[0]
-    assert "从guan=hou (the encoder's own)则合；从guan=zheng (郑注, 贾疏, 张尔岐)（第 40 (bu-guan-bu-shi) 行）则不合" in first
+    assert (
+        "从guan=hou (the encoder's own)则合；从guan=zheng (郑注, 贾疏, 张尔岐)（第 40 (bu-guan-bu-shi) 行）则不合"
+        in first
+    )
 
 
 def test_the_report_has_the_section_only_when_asked(tmp_path: Path) -> None:
