@@ -163,6 +163,7 @@ def bearing(trace: Trace, base: Readings | None = None, pinned: Sequence[str] = 
         if name not in why:
             continue
         encoded = [o for o in p.options.values() if o.encoded]
+        options: tuple[str, ...]
         if name in pinned:
             options = (chosen[name],)
         else:
@@ -176,7 +177,8 @@ def _audit_bearing(trace: Trace) -> dict[str, list[str]]:
     """The points the scoring audit reads that bear on `trace`: 贯 where a shot of rounds 2–3 has a
     result that scores under some encoded reading of 贯 and not under another; 贤获 where an
     announcement names a winner."""
-    disputed = set.union(*SCORING.values()) - set.intersection(*SCORING.values())
+    scoring = list(SCORING.values())
+    disputed = {r for s in scoring for r in s} - {r for r in scoring[0] if all(r in s for s in scoring)}
     shots = [e.line for e in trace if e.act == "射" and e.round in (2, 3) and e.get("result") in disputed]
     wins = [e.line for e in trace if e.act == "告" and e.round and e.get("words") in (WORDS["右"], WORDS["左"])]
     out: dict[str, list[str]] = {}
