@@ -515,8 +515,8 @@ CATALOGUE: tuple[Entry, ...] = (
     Entry(
         "XS864",
         "readings.none-bear",
-        "no contested reading bears on it: {verdict} under every reading",
-        "无争议之说涉及此仪注：诸说之下皆{verdict}",
+        "no contested point with two readings that can be checked bears on it: {verdict} under every reading",
+        "所涉之点无两说可检查者：诸说之下皆{verdict}",
     ),
     Entry(
         "XS865",

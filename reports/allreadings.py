@@ -42,7 +42,7 @@ SHOWN = 8
 
 def reading_label(point: str, option: str) -> str:
     """`guan=zheng (郑注, 贾疏, 张尔岐)`: a reading and who reads it so."""
-    by = points()[point].options[option].by
+    by = t(points()[point].options[option].by)
     return f"{point}={option} ({by})" if by else f"{point}={option}"
 
 
@@ -73,9 +73,9 @@ def _condition(c: Comparison, picked: set[int]) -> list[tuple[str, str]] | None:
 def _under(c: Comparison, picked: Sequence[int]) -> Join | Message:
     """The combinations `picked`, named as briefly as the readings allow."""
     cond = _condition(c, set(picked))
-    if cond == []:
+    if cond == [] and c.complete:
         return Message("readings.under-every")
-    if cond is not None:
+    if cond:
         return Join([reading_label(p, o) for p, o in cond], " with ", "、")
     return Join([combination_label(c.combinations[i]) for i in picked], "; ", "；")
 
@@ -99,6 +99,8 @@ def verdict(c: Comparison) -> Message:
             "readings.none-bear",
             verdict=Message("readings.holds" if all(u.ok for u in c.combinations) else "readings.fails"),
         )
+    if not c.complete:
+        return bound_message(c)
     everyone = Join([reading_label(b.point, o) for b in c.varying for o in b.options], ", ", "、")
     if not c.fails:
         return Message("readings.all-hold", readings=everyone)
@@ -155,10 +157,11 @@ def comparison_text(c: Comparison) -> list[str]:
             if o.name in b.options:
                 tail = f" — {o.label}" if prose(o.label) else ""
             elif not o.encoded:
-                tail = " — " + msg.say(Message("readings.unchecked", reason=o.reason or ""))
+                reason = prose(o.reason) or ""
+                tail = " — " + msg.say(Message("readings.unchecked", reason=reason)).rstrip("：: ")
             else:
                 continue  # an encodable reading held off by --reading
-            out.append(f"    {o.name}{mark}  {o.by}{tail}")
+            out.append(f"    {o.name}{mark}  {t(o.by)}{tail}")
     if c.varying:
         width = max(_width(short_label(u)) for u in c.combinations)
         for u in c.combinations:
@@ -168,12 +171,14 @@ def comparison_text(c: Comparison) -> list[str]:
     groups: dict[tuple[int, ...], list[Finding]] = {}
     for ch in c.changes:
         groups.setdefault(ch.under, []).append(ch.finding)
+    checked = Join([combination_label(u) for u in c.combinations], "; ", "；")
     for under, found in groups.items():
         only = Message("readings.only-under", readings=_under(c, under))
         out.append(f"  {msg.say(only)}:")
         out += _listed(found, c.path)
     if c.stable:
-        out.append(msg.say(Message("readings.under-every")).join(("  ", ":")))
+        every = Message("readings.under-every") if c.complete else Message("readings.only-under", readings=checked)
+        out.append(msg.say(every).join(("  ", ":")))
         out += _listed(c.stable, c.path)
     if c.varying and c.flips:
         turns = Message("readings.turns-on", points=", ".join(c.deciding()))

@@ -53,6 +53,10 @@ ZH = {
     "default": "默认",
     "this rule": "本规则",
     "not checkable": "无法检查",
+    # who reads a contested reading so, where readings.toml says it in English (reports/allreadings.py)
+    "the encoder's own": "编者自拟",
+    "the text as it stands": "经文如字",
+    "金鹗 (unverified)": "金鹗（未核）",
     "the rule holds under every reading of this point": "此规则在此点的各种读法下都成立",
     "passing example": "合规示例",
     "failing example": "违例示例",

@@ -88,7 +88,9 @@ def test_a_staging_no_reading_bears_on_is_checked_once() -> None:
     c = compare(trace)
     assert not c.varying and len(c.combinations) == c.total == 1
     assert c.combinations[0].readings == defaults()
-    assert str(verdict(c)).startswith("no contested reading bears on it: fails under every reading")
+    assert str(verdict(c)) == (
+        "no contested point with two readings that can be checked bears on it: fails under every reading"
+    )
 
 
 def test_a_pinned_point_is_held() -> None:
@@ -285,10 +287,7 @@ def test_each_reading_is_shown_with_who_reads_it_so() -> None:
 def test_the_verdict_under_lang_zh() -> None:
     result = invoke("--lang", "zh", "readings", str(BU_GUAN))
     first = result.stdout.splitlines()[0]
-    assert (
-        "从guan=hou (the encoder's own)则合；从guan=zheng (郑注, 贾疏, 张尔岐)（第 40 (bu-guan-bu-shi) 行）则不合"
-        in first
-    )
+    assert "从guan=hou (编者自拟)则合；从guan=zheng (郑注, 贾疏, 张尔岐)（第 40 (bu-guan-bu-shi) 行）则不合" in first
 
 
 def test_the_report_has_the_section_only_when_asked(tmp_path: Path) -> None:
@@ -301,3 +300,11 @@ def test_the_report_has_the_section_only_when_asked(tmp_path: Path) -> None:
     assert "貫謂中而不脫" in page  # 敖继公's reading, quoted, though it cannot be checked
     assert 'data-ok="false"' in page and 'data-ok="true"' in page
     assert 'id="all-readings"' not in without.read_text(encoding="utf-8")
+
+
+def test_a_bound_never_says_every_reading() -> None:
+    c = compare(parse_path(BU_GUAN), limit=1)
+    assert not c.complete and c.total == 2 and len(c.combinations) == 1
+    text = "\n".join(comparison_text(c))
+    assert "every reading" not in text and "alike" not in text
+    assert text.splitlines()[0].endswith("only 1 of 2 combinations checked (--max-combinations 1): inconclusive")

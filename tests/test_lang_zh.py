@@ -164,6 +164,7 @@ COMMANDS = [
     ("check", "bad.trace"),
     ("explain", "jue"),
     ("report", "traces/violations/bu-guan-bu-shi.trace", "-o", "r.html"),
+    ("readings", "traces/violations/bu-guan-bu-shi.trace", "traces/violations/bai-xi.trace"),
 ]
 
 
