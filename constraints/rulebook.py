@@ -18,11 +18,19 @@ import re
 from dataclasses import MISSING, dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args, get_origin, get_type_hints
 
-from xiangshe.constraints.pattern import check_same, parse_pattern
+from xiangshe.constraints.pattern import Pattern, check_same, parse_pattern
 from xiangshe.constraints.readings import defaults, parse_when
-from xiangshe.constraints.templates import KINDS, QUERY_KINDS, PersonPattern, Template
+from xiangshe.constraints.templates import (
+    KINDS,
+    QUERY_KINDS,
+    OccasionConds,
+    OccasionField,
+    PersonPattern,
+    Same,
+    Template,
+)
 from xiangshe.domain.errors import RulebookError, did_you_mean
 from xiangshe.domain.messages import Message
 from xiangshe.domain.text import TEXT, Citation
@@ -118,6 +126,71 @@ def _same(value: Any, vocab: Vocabulary, where: str, at: int) -> tuple[tuple[str
     return pairs
 
 
+def _count(name: str, value: Any, where: str, at: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise RulebookError(where, at, f"{name} is a whole number ≥ 0, not {value!r}")
+    return value
+
+
+def _flag(name: str, value: Any, where: str, at: int) -> bool:
+    if not isinstance(value, bool):
+        raise RulebookError(where, at, f"{name} is true or false, not {value!r}")
+    return value
+
+
+def _conditions(name: str, value: Any, where: str, at: int) -> OccasionConds:
+    """A condition on the occasion (domain/occasion.py)."""
+    from xiangshe.domain.occasion import parse_conditions
+
+    try:
+        return parse_conditions(value)
+    except ValueError as err:
+        message, hint = err.args
+        raise RulebookError(where, at, f"{name} 「{value}」: {message}", hint=hint) from None
+
+
+def _occasion_field(name: str, value: Any, where: str, at: int) -> OccasionField:
+    from xiangshe.domain.occasion import FIELDS
+
+    if value not in FIELDS:
+        hint = did_you_mean(str(value), FIELDS)
+        raise RulebookError(where, at, f"{name} {value!r} is not a field of the occasion", hint=hint)
+    return OccasionField(value)
+
+
+@cache
+def _field_types(kind: str) -> dict[str, Any]:
+    """The declared type of each field of a template kind: what the loader reads it as."""
+    return get_type_hints(KINDS[kind])
+
+
+def _read(kind: Any, name: str, value: Any, vocab: Vocabulary, where: str, at: int) -> object:
+    """The value of field `name`, read as its declared type `kind` says (templates.py): a pattern of
+    events, a pattern of persons, the correlation `same`, a count, a flag, a closed choice (Literal),
+    conditions on the occasion or one of its fields. A type the loader cannot read is a bug."""
+    if kind is Pattern:
+        return parse_pattern(value, vocab, where, at)
+    if kind is PersonPattern:
+        return _person_pattern(value, vocab, where, at)
+    if kind == Same:
+        return _same(value, vocab, where, at)
+    if kind is int:
+        return _count(name, value, where, at)
+    if kind is bool:
+        return _flag(name, value, where, at)
+    if kind == OccasionConds:
+        return _conditions(name, value, where, at)
+    if kind is OccasionField:
+        return _occasion_field(name, value, where, at)
+    if get_origin(kind) is Literal:
+        choices = get_args(kind)
+        if value not in choices:
+            shown = " or ".join(f"{c!r}" for c in choices)
+            raise RulebookError(where, at, f"{name} is {shown}, not {value!r}", hint=f"{name} = {choices[0]!r}")
+        return value
+    raise TypeError(f"a template field of type {kind!r} has no reader")  # pragma: no cover (a new type)
+
+
 def _template(
     data: dict[str, Any], vocab: Vocabulary, where: str, block: int, keys: dict[str, int] | None = None
 ) -> Template:
@@ -130,6 +203,7 @@ def _template(
         at = keys.get("kind", block)
         raise RulebookError(where, at, f"unknown rule kind {kind!r}", hint=did_you_mean(kind, KINDS))
     args: dict[str, object] = {}
+    hints = _field_types(kind)
     for name, spec in cls.__dataclass_fields__.items():
         if name in ("kind", "fields"):
             continue
@@ -137,46 +211,7 @@ def _template(
             if spec.default is not MISSING:  # an optional field
                 continue
             raise RulebookError(where, keys.get("kind", block), f"a {kind} rule needs `{name}`")
-        value = data.pop(name)
-        at = keys.get(name, block)
-        if name == "same":
-            args[name] = _same(value, vocab, where, at)
-        elif name in cls.person_fields:
-            args[name] = _person_pattern(value, vocab, where, at)
-        elif name == "n":
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise RulebookError(where, at, f"n is a whole number ≥ 0, not {value!r}")
-            args[name] = value
-        elif name == "only_with_a":
-            if not isinstance(value, bool):
-                raise RulebookError(where, at, f"only_with_a is true or false, not {value!r}")
-            args[name] = value
-        elif name == "fault":
-            if value not in ("forbid", "then"):
-                raise RulebookError(where, at, "fault is \"forbid\" (the default) or \"then\"")
-            args[name] = value
-        elif name in ("given", "require"):  # a condition on the occasion (domain/occasion.py)
-            from xiangshe.domain.occasion import parse_conditions
-
-            try:
-                args[name] = parse_conditions(value)
-            except ValueError as err:
-                message, hint = err.args
-                raise RulebookError(where, at, f"{name} 「{value}」: {message}", hint=hint) from None
-        elif name == "field":  # a field of the occasion
-            from xiangshe.domain.occasion import FIELDS
-
-            if value not in FIELDS:
-                raise RulebookError(
-                    where, at, f"field {value!r} is not a field of the occasion", hint=did_you_mean(value, FIELDS)
-                )
-            args[name] = value
-        elif name == "op":
-            if value not in ("==", "<=", ">="):
-                raise RulebookError(where, at, "op is ==, <= or >=")
-            args[name] = value
-        else:
-            args[name] = parse_pattern(value, vocab, where, at)
+        args[name] = _read(hints[name], name, data.pop(name), vocab, where, keys.get(name, block))
     try:
         return cls(**args)
     except TypeError as err:

@@ -42,7 +42,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import Field, dataclass
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, NewType
 
 from xiangshe.constraints.pattern import Context, Pattern
 from xiangshe.domain.messages import Message
@@ -56,6 +56,9 @@ if TYPE_CHECKING:
 
 Key = tuple[str | None, ...]  # a correlation key: the values of the `same` keys of an event
 Same = tuple[tuple[str, str], ...]  # (key of the later/then event, key of the other event)
+Op = Literal["==", "<=", ">="]  # how a count compares with n
+Fault = Literal["forbid", "then"]  # which event of a broken window is reported (the first: the default)
+OccasionField = NewType("OccasionField", str)  # a field of the occasion (domain/occasion.py FIELDS)
 
 
 @dataclass(frozen=True)
@@ -398,7 +401,7 @@ class CountBefore(Template):
 
     first: Pattern
     then: Pattern
-    op: str
+    op: Op
     n: int
     same: Same = ()
     kind: ClassVar[str] = "count_before"
@@ -478,7 +481,7 @@ class AbsenceBetween(Template):
     forbid: Pattern
     then: Pattern
     same: Same = ()
-    fault: str = "forbid"  # "forbid" (the default) or "then": the event reported
+    fault: Fault = "forbid"  # the event reported
     kind: ClassVar[str] = "absence_between"
     fields: ClassVar[tuple[str, ...]] = ("after", "forbid", "then")
     trigger_fields: ClassVar[tuple[str, ...]] = ("then",)
@@ -776,7 +779,7 @@ class OccasionKind(Template):
     occasion gives in `field` (鹿中 for the 中 of the default occasion …)."""
 
     pattern: Pattern
-    field: str
+    field: OccasionField
     kind: ClassVar[str] = "occasion_kind"
     fields: ClassVar[tuple[str, ...]] = ("pattern",)
 

@@ -86,6 +86,40 @@ def test_a_load_error_is_located_at_the_offending_key(tmp_path: Path, old: str, 
     assert err.render().startswith(f"rules/t.md:{err.line}: error: ")
 
 
+@pytest.mark.parametrize(
+    ("fields", "key", "says"),
+    [  # each field is read as its declared type says (templates.py): a count, a flag, a choice …
+        ('kind = "at_most"\nn = -1', "n = ", "n is a whole number ≥ 0, not -1"),
+        ('kind = "at_most"\nn = true', "n = ", "n is a whole number ≥ 0, not True"),
+        (
+            'kind = "count_before"\nfirst = "司射 诱射"\nthen = "释获者 释获 算"\nop = "<"\nn = 1',
+            "op = ",
+            "op is '==' or '<=' or '>=', not '<'",
+        ),
+        (
+            'kind = "alternate"\na = "司射 诱射"\nb = "释获者 释获 算"\nonly_with_a = "yes"',
+            "only_with_a = ",
+            "only_with_a is true or false, not 'yes'",
+        ),
+        (
+            'kind = "absence_between"\nafter = "司射 诱射"\nforbid = "司射 升"\nthen = "释获者 释获 算"\nfault = "after"',
+            "fault = ",
+            "fault is 'forbid' or 'then', not 'after'",
+        ),
+        ('kind = "occasion_kind"\nfield = "zhongg"', "field = ", "'zhongg' is not a field of the occasion"),
+    ],
+)
+def test_each_field_is_read_as_its_type_and_a_bad_value_is_located(
+    tmp_path: Path, fields: str, key: str, says: str
+) -> None:
+    text = GOOD.replace('kind = "absence"\n', fields + "\n")
+    if "pattern" not in fields and "kind = \"at_most\"" not in fields and "occasion_kind" not in fields:
+        text = text.replace('pattern = "释获者 释获 算 round=1"\n', "")
+    err = error(tmp_path, text)
+    assert says in err.message, err.render()
+    assert err.line == line_of(text, key), err.render()
+
+
 def test_a_missing_field_is_located_at_the_kind(tmp_path: Path) -> None:
     text = GOOD.replace('pattern = "释获者 释获 算 round=1"\n', "")
     err = error(tmp_path, text)
