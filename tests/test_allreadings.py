@@ -308,3 +308,18 @@ def test_a_bound_never_says_every_reading() -> None:
     text = "\n".join(comparison_text(c))
     assert "every reading" not in text and "alike" not in text
     assert text.splitlines()[0].endswith("only 1 of 2 combinations checked (--max-combinations 1): inconclusive")
+
+
+def test_the_command_as_a_plain_function(capsys: pytest.CaptureFixture[str]) -> None:
+    """reports/commands/everyreading.py without the command line: what it writes, what it returns."""
+    from xiangshe.reports.cli import BadInput
+    from xiangshe.reports.commands.everyreading import readings
+
+    lint = {"select": (), "ignore": (), "config_file": None, "isolated": True}
+    assert readings((str(BU_GUAN),), "json", LIMIT, (), None, **lint) == 1
+    [c] = json.loads(capsys.readouterr().out)["stagings"]
+    assert c["verdict"] == "depends"
+    assert readings((str(BU_GUAN),), "text", LIMIT, ("guan=hou",), None, **lint) == 0
+    assert capsys.readouterr().out.startswith(f"{BU_GUAN.relative_to(ROOT)}: no contested point with two readings")
+    with pytest.raises(BadInput):
+        readings((str(BU_GUAN),), "text", LIMIT, (), None, baseline_file=Path("b.json"), **lint)
