@@ -59,9 +59,19 @@ class Station:
 
 
 @dataclass(frozen=True)
+class Outline:
+    """The building: the hall (west, north, east, south), the court, the gate's opening (west, east)."""
+
+    hall: tuple[float, float, float, float]
+    court: tuple[float, float, float, float]
+    gate: tuple[float, float]
+
+
+@dataclass(frozen=True)
 class FloorPlan:
     places: dict[str, Place]
     stations: tuple[Station, ...]
+    outline: Outline
 
     def station(self, role: str, round_: int) -> Station | None:
         return next(
@@ -153,7 +163,18 @@ def load_floorplan(path: Path = FLOORPLAN_PATH, place_codes: tuple[str, ...] | N
                 frozenset(int(r) for r in rounds) if rounds is not None else None,
             )
         )
-    return FloorPlan(places, tuple(stations))
+    return FloorPlan(places, tuple(stations), _outline(data.get("outline", {}), where))
+
+
+def _outline(table: dict[str, Any], where: str) -> Outline:
+    def numbers(key: str, n: int) -> tuple[float, ...]:
+        value = table.get(key)
+        if not isinstance(value, list) or len(value) != n or not all(isinstance(v, int | float) for v in value):
+            raise RulebookError(where, None, f"[outline] {key} must be a list of {n} numbers; got {value!r}")
+        return tuple(float(v) for v in value)
+
+    hall, court, gate = numbers("hall", 4), numbers("court", 4), numbers("gate", 2)
+    return Outline((hall[0], hall[1], hall[2], hall[3]), (court[0], court[1], court[2], court[3]), (gate[0], gate[1]))
 
 
 @cache
