@@ -152,7 +152,7 @@ def test_one_panel_per_phase_with_the_people_of_the_phase(canonical_page: Path) 
     assert list(found) == phases and len(phases) == 52
     for phase, svg in found.items():
         actors = {e.actor for e in trace.events if e.phase == phase}
-        drawn = set(re.findall(r'<g class="fp-person[^"]*" data-person="([^"]+)"', svg))
+        drawn = set(re.findall(r'<g class="fp-person[^"]*" data-who="([^"]+)"', svg))
         figure = html[html.index(f'id="plan-{phase}"') :]
         figure = figure[: figure.index("</figure>")]
         listed = re.search(r'<p class="fp-more">no place: (.*?)</p>', figure)
