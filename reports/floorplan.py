@@ -275,17 +275,17 @@ def _panel(
         person = trace.cast.persons.get(name)
         colour = COLOURS.get(person.role if person else "", "#2a2520")
         dots, moves = [], []
-        for i, (_, e) in enumerate(path):
+        for i, (_, ev) in enumerate(path):
             x, y = spot[(name, i)]
-            if e is None:
+            if ev is None:
                 dots.append(Dot(x, y, f"{name}: no at= in {phase}; his station by the text"))
             else:
-                dots.append(Dot(x, y, f"{name} at {e.get('at')} (line {e.line}: {e.render()})"))
+                dots.append(Dot(x, y, f"{name} at {ev.get('at')} (line {ev.line}: {ev.render()})"))
             if i:
                 (x0, y0), prev = spot[(name, i - 1)], path[i - 1][1]
                 frm = prev.get("at") if prev is not None else "his station"
-                line = e.line if e is not None else ""
-                moves.append(Move(x0, y0, x, y, f"{name}: {frm} → {e.get('at') if e else ''} (line {line})"))
+                line = ev.line if ev is not None else ""
+                moves.append(Move(x0, y0, x, y, f"{name}: {frm} → {ev.get('at') if ev else ''} (line {line})"))
         figures.append(Figure(name, colour, name in stationed, tuple(dots), tuple(moves)))
         at = labeller.place(spot[(name, len(path) - 1)], name, PERSON_SIZE)
         if at is None:
