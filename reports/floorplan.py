@@ -31,6 +31,7 @@ FONT = '"Noto Sans CJK SC", "Source Han Sans SC", "WenQuanYi Micro Hei", "PingFa
 PERSON_SIZE = 10.0
 LANDMARK_SIZE = 9.0
 DOT = 3.2
+MARK = 7.2  # the radius of a violation's ring
 CROWD_ROW = 6  # people side by side at one point, in rows of this many
 #: colours by role (the rest: ink)
 COLOURS = {
@@ -169,6 +170,8 @@ class Panel:
     width: float = PANEL_W
     height: float = PANEL_H
     font: str = FONT
+    dot: float = DOT
+    mark_r: float = MARK
 
     @property
     def persons(self) -> tuple[str, ...]:
@@ -261,7 +264,12 @@ def _panel(
     }
     spot = {(name, i): slots[(p, name)] for name, path in paths.items() for i, (p, _) in enumerate(path)}
     shapes = _building(plan, venue)
-    labeller = Labeller([(x - DOT, y - DOT, x + DOT, y + DOT) for x, y in spot.values()] + _obstacles(shapes))
+    marks, unmarked = _violations(trace, events, plan, venue, bad, paths, stationed)
+    labeller = Labeller(
+        [(x - DOT, y - DOT, x + DOT, y + DOT) for x, y in spot.values()]
+        + [(m.x - MARK, m.y - MARK, m.x + MARK, m.y + MARK) for m in marks]
+        + _obstacles(shapes)
+    )
     labels: list[Label] = []
     for place in plan.places.values():  # the landmarks' words first, then the people's
         if place.landmark and place.point is not None:
@@ -292,7 +300,6 @@ def _panel(
             unlabelled.append(name)
         else:
             labels.append(Label(*at, name, PERSON_SIZE, "person", name, colour))
-    marks, unmarked = _violations(trace, events, plan, venue, bad, paths, stationed)
     return Panel(
         phase,
         ph.name if ph else "",
