@@ -178,10 +178,19 @@ class Panel:
         return tuple(f.name for f in self.figures)
 
 
-def concerned_role(trace: Trace, e: Event, roles: dict[str, Point]) -> str | None:
-    """For a place relative to someone (a mat, a 荐): the `to=` person's role if the place has a
-    point for it, else the actor's."""
-    for name in (e.get("to"), e.actor):
+#: how many later events of the phase on the same object are searched for the one who takes it
+HANDOVER = 4
+
+
+def concerned_role(trace: Trace, e: Event, roles: dict[str, Point], later: Sequence[Event] = ()) -> str | None:
+    """For a place relative to someone (a mat, a 荐), the role it is taken for: the `to=` person's;
+    else that of the next other person to handle the event's object (within its next HANDOVER events) (主人 实 爵1
+    at=席前, then 宾 受 爵1: the 宾's mat); else the actor's. None if the place has no point for it."""
+    names = [e.get("to")]
+    if e.obj is not None:
+        handled = [n for n in later if n.obj == e.obj][:HANDOVER]
+        names += [n.actor for n in handled if n.actor != e.actor][:1]
+    for name in [*names, e.actor]:
         person = trace.cast.persons.get(name) if name else None
         if person is not None:
             for role in _roles_of(person.role):
@@ -196,13 +205,13 @@ def _roles_of(role: str) -> tuple[str, ...]:
     return (role, parent) if parent else (role,)
 
 
-def event_point(trace: Trace, e: Event, plan: FloorPlan, venue: str) -> Point | None:
+def event_point(trace: Trace, e: Event, plan: FloorPlan, venue: str, later: Sequence[Event] = ()) -> Point | None:
     """Where the event happens on the plan (its at= place, for the person it concerns), or None."""
     code = e.get("at")
     place = plan.places.get(code) if code else None
     if place is None or place.point is None:
         return None
-    return place.at(concerned_role(trace, e, place.roles), venue)
+    return place.at(concerned_role(trace, e, place.roles, later) if place.roles else None, venue)
 
 
 def panels(trace: Trace, findings: Sequence[Finding], plan: FloorPlan | None = None) -> list[Panel]:
@@ -231,10 +240,10 @@ def _panel(
     # each person's positions, in order (successive repeats of one point collapsed)
     paths: dict[str, list[tuple[Point, Event | None]]] = {}
     actors: list[str] = []
-    for e in events:
+    for k, e in enumerate(events):
         if e.actor not in actors:
             actors.append(e.actor)
-        p = event_point(trace, e, plan, venue)
+        p = event_point(trace, e, plan, venue, events[k + 1 :])
         if p is not None:
             path = paths.setdefault(e.actor, [])
             if not path or path[-1][0] != p:
@@ -337,8 +346,8 @@ def _violations(
     """A mark at the place of each violating event: its at=, else where its actor stands then."""
     marks, unmarked = [], 0
     where: dict[str, Point] = {name: paths[name][0][0] for name in stationed}
-    for e in events:
-        p = event_point(trace, e, plan, venue)
+    for k, e in enumerate(events):
+        p = event_point(trace, e, plan, venue, events[k + 1 :])
         if p is not None:
             where[e.actor] = p
         found = bad.get(e.index)

@@ -195,6 +195,25 @@ def test_moves_and_stations(tmp_path: Path) -> None:
     assert html.count('class="fp-move"') == 2 and 'marker-end="url(#fp-arrow-0)"' in html
 
 
+def test_a_place_relative_to_someone_is_taken_at_his_mat() -> None:
+    """席前 is the mat of the one the cup is for: the `to=` person, else the next other to handle it."""
+    trace = parse_file(CANONICAL, str(CANONICAL))
+    plan = floorplan()
+    by_line = {e.line: (e, [n for n in trace.events[e.index + 1 :] if n.phase == e.phase]) for e in trace.events}
+    from xiangshe.reports.floorplan import event_point
+
+    mats = plan.places["席前"].roles
+    where = {
+        line: event_point(trace, *by_line[line][:1], plan, "序", by_line[line][1]) for line in (188, 281, 600, 2086)
+    }
+    assert [by_line[n][0].render() for n in (188, 281, 600)] == [
+        "主人 实 爵1 at=席前",
+        "宾 实 爵1 at=席前",
+        "主人 实 爵2 at=席前",
+    ]
+    assert where == {188: mats["宾"], 281: mats["主人"], 600: mats["大夫"], 2086: mats["主人"]}
+
+
 def report_text(tmp_path: Path, text: str) -> str:
     trace = tmp_path / "t.trace"
     trace.write_text(text, encoding="utf-8")
