@@ -80,7 +80,7 @@ class Labeller:
     #: spots tried around the anchor: (-1 left of it, 0 centred on it, 1 right of it; the baseline's
     #: offset from it, in font sizes), nearest first, then further out
     SPOTS = ((1, 0.35), (-1, 0.35), (0, -0.55), (0, 1.25), (1, -0.55), (1, 1.25), (-1, -0.55), (-1, 1.25))
-    RINGS = (1.0, 1.8, 2.8, 4.0, 5.5)
+    RINGS = (1.0, 1.8, 2.8, 4.0, 5.5, 7.0, 9.0)
 
     def place(self, anchor: Point, text: str, size: float) -> tuple[float, float] | None:
         """The baseline start of the label, or None when no spot is free."""
@@ -135,6 +135,7 @@ class Label:
     kind: str  # landmark | person
     title: str = ""
     colour: str = "#2a2520"
+    leader: tuple[float, float, float, float] | None = None  # a line from the point to a label set far off
 
 
 @dataclass(frozen=True)
@@ -304,11 +305,12 @@ def _panel(
                 line = ev.line if ev is not None else ""
                 moves.append(Move(x0, y0, x, y, f"{name}: {frm} → {ev.get('at') if ev else ''} (line {line})"))
         figures.append(Figure(name, colour, name in stationed, tuple(dots), tuple(moves)))
-        at = labeller.place(spot[(name, len(path) - 1)], name, PERSON_SIZE)
+        anchor = spot[(name, len(path) - 1)]
+        at = labeller.place(anchor, name, PERSON_SIZE)
         if at is None:
             unlabelled.append(name)
         else:
-            labels.append(Label(*at, name, PERSON_SIZE, "person", name, colour))
+            labels.append(Label(*at, name, PERSON_SIZE, "person", name, colour, _leader(anchor, at, name)))
     return Panel(
         phase,
         ph.name if ph else "",
@@ -321,6 +323,15 @@ def _panel(
         tuple(unlabelled),
         unmarked,
     )
+
+
+def _leader(anchor: Point, at: tuple[float, float], text: str) -> tuple[float, float, float, float] | None:
+    """A line from the point to its label when the label is set off further than its nearest spots."""
+    x0, y0, x1, y1 = label_box(*at, text, PERSON_SIZE)
+    nx, ny = min(max(anchor[0], x0), x1), min(max(anchor[1], y0), y1)
+    if (nx - anchor[0]) ** 2 + (ny - anchor[1]) ** 2 < (2.2 * PERSON_SIZE) ** 2:
+        return None
+    return (anchor[0], anchor[1], nx, ny)
 
 
 def _crowd(centre: Point, n: int) -> list[Point]:
