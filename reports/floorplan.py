@@ -89,7 +89,7 @@ class Labeller:
             for side, dy in self.SPOTS:
                 gap = (DOT + 2) * ring
                 x = anchor[0] + gap if side > 0 else anchor[0] - gap - w if side < 0 else anchor[0] - w / 2
-                y = anchor[1] + dy * size * ring
+                x, y = round(x, 1), round(anchor[1] + dy * size * ring, 1)  # as the SVG writes them
                 box = label_box(x, y, text, size)
                 if box[0] < 0 or box[1] < 0 or box[2] > PANEL_W or box[3] > PANEL_H:
                     continue
