@@ -160,7 +160,9 @@ def test_one_panel_per_phase_with_the_people_of_the_phase(canonical_page: Path) 
         assert drawn | unplaced == actors and not drawn & unplaced, phase
         placed = {e.actor for e in trace.events if e.phase == phase and e.get("at")}
         assert placed <= drawn, phase
-    assert "svg" in html and "<script" not in html
+    section = html[html.index('<section id="floorplan">') : html.index('<section id="findings">')]
+    assert "<script" not in section and "url(#fp-arrow-" in section
+    assert not re.search(r"""(href|src)=["'](?!#)|url\((?!#)""", section)  # self-contained: nothing fetched
 
 
 def test_no_two_labels_overlap_in_the_canonical_ceremony(canonical_page: Path) -> None:
@@ -212,6 +214,17 @@ def test_a_place_relative_to_someone_is_taken_at_his_mat() -> None:
         "主人 实 爵2 at=席前",
     ]
     assert where == {188: mats["宾"], 281: mats["主人"], 600: mats["大夫"], 2086: mats["主人"]}
+
+
+def test_the_marks_lie_under_the_lintel_in_a_xiang() -> None:
+    """序则物当栋，堂则物当楣: the same staging, in a 序 and in a 庠 (堂)."""
+    plan = floorplan()
+    for venue, code_point in (("序", plan.places["左物"].point), ("庠", plan.places["左物"].venue["庠"])):
+        trace = parse_lines(f"fragment Φ20\noccasion venue={venue}\nphase Φ20\n司射 揖 at=左物\n", "venue.trace")
+        (panel,) = panels(trace, ())
+        (dot,) = panel.figures[0].dots
+        assert (dot.x, dot.y) == px(code_point), venue
+    assert plan.places["左物"].venue["庠"][1] > plan.places["左物"].point[1]  # the lintel is south of the ridge
 
 
 def report_text(tmp_path: Path, text: str) -> str:
