@@ -14,7 +14,7 @@ nothing from the trace reaches the SVG raw).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from xiangshe.constraints.check import Finding
 from xiangshe.domain.floorplan import HEIGHT, WIDTH, FloorPlan, Point, floorplan
@@ -58,9 +58,10 @@ def text_width(text: str, size: float) -> float:
     return sum(size if ord(c) > 0x2E7F else 0.62 * size for c in text)
 
 
-def label_box(x: float, y: float, text: str, size: float) -> Box:
-    """The box of a label drawn with text-anchor start at (x, y), y its baseline."""
-    return (x - 1, y - 0.92 * size, x + text_width(text, size) + 1, y + 0.28 * size)
+def label_box(x: float, y: float, text: str, size: float, width: float | None = None) -> Box:
+    """The box of a label drawn with text-anchor start at (x, y), y its baseline (`width`: its text_width)."""
+    w = text_width(text, size) if width is None else width
+    return (x - 1, y - 0.92 * size, x + w + 1, y + 0.28 * size)
 
 
 def overlaps(a: Box, b: Box) -> bool:
@@ -71,16 +72,41 @@ def px(p: Point) -> Point:
     return (PAD + p[0] * SCALE, PAD + p[1] * SCALE)
 
 
-@dataclass
 class Labeller:
-    """Places labels one by one where they overlap no box placed before (the dots', the labels')
-    and stay in the panel."""
+    """Places labels one by one where they overlap no box placed before (the dots', the marks', the
+    labels') and stay in the panel. The boxes are kept in a grid of CELL px, so that a spot is tested
+    only against the boxes near it."""
 
-    boxes: list[Box] = field(default_factory=list)
+    CELL = 24.0
     #: spots tried around the anchor: (-1 left of it, 0 centred on it, 1 right of it; the baseline's
     #: offset from it, in font sizes), nearest first, then further out
     SPOTS = ((1, 0.35), (-1, 0.35), (0, -0.55), (0, 1.25), (1, -0.55), (1, 1.25), (-1, -0.55), (-1, 1.25))
     RINGS = (1.0, 1.8, 2.8, 4.0, 5.5, 7.0, 9.0)
+
+    def __init__(self, boxes: Sequence[Box] = ()) -> None:
+        self.grid: dict[tuple[int, int], list[Box]] = {}
+        for box in boxes:
+            self.add(box)
+
+    def _cells(self, box: Box) -> list[tuple[int, int]]:
+        c = self.CELL
+        return [
+            (i, j)
+            for i in range(int(box[0] // c), int(box[2] // c) + 1)
+            for j in range(int(box[1] // c), int(box[3] // c) + 1)
+        ]
+
+    def add(self, box: Box) -> None:
+        for cell in self._cells(box):
+            self.grid.setdefault(cell, []).append(box)
+
+    def free(self, box: Box) -> bool:
+        x0, y0, x1, y1 = box
+        return not any(
+            x0 < b[2] and b[0] < x1 and y0 < b[3] and b[1] < y1
+            for cell in self._cells(box)
+            for b in self.grid.get(cell, ())
+        )
 
     def place(self, anchor: Point, text: str, size: float) -> tuple[float, float] | None:
         """The baseline start of the label, or None when no spot is free."""
@@ -90,11 +116,11 @@ class Labeller:
                 gap = (DOT + 2) * ring
                 x = anchor[0] + gap if side > 0 else anchor[0] - gap - w if side < 0 else anchor[0] - w / 2
                 x, y = round(x, 1), round(anchor[1] + dy * size * ring, 1)  # as the SVG writes them
-                box = label_box(x, y, text, size)
+                box = label_box(x, y, text, size, w)
                 if box[0] < 0 or box[1] < 0 or box[2] > PANEL_W or box[3] > PANEL_H:
                     continue
-                if not any(overlaps(box, b) for b in self.boxes):
-                    self.boxes.append(box)
+                if self.free(box):
+                    self.add(box)
                     return (x, y)
         return None
 
