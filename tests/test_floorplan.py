@@ -71,6 +71,8 @@ def test_the_table_loads_and_every_quote_is_located() -> None:
         assert c is not None and (c.line, c.end_line) in TEXT.occurrences(c.quote), c
     for p in plan.places.values():
         assert (p.point is None) == (p.citation is None) == (p.reason is not None), p.code
+        assert p.point is None or p.note.strip(), f"{p.code}: say where the commentaries put it (or that they do not)"
+    assert all(s.note.strip() for s in plan.stations)
 
 
 def _edited(tmp_path: Path, old: str, new: str) -> Path:
