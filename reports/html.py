@@ -23,6 +23,7 @@ from xiangshe.domain.trace import Trace
 from xiangshe.fsm.replay import replay
 from xiangshe.fsm.table import tables
 from xiangshe.reports.diagram import layout, mermaid
+from xiangshe.reports.floorplan import panels
 from xiangshe.reports.timeline import findings_by_event, rule_anchor, timeline
 
 TEMPLATES = Path(__file__).with_name("templates")
@@ -156,6 +157,7 @@ def html_report(
             trace=trace,
             result=result,
             tl=tl,
+            floorplan=panels(trace, result.findings),
             groups=groups,
             unplaced=unplaced,
             machines=machine_views(),
