@@ -24,9 +24,11 @@ from __future__ import annotations
 
 import re
 import tomllib
+from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
@@ -113,10 +115,16 @@ def clauses(text: SourceText = TEXT) -> list[Clause]:
     return out
 
 
+@cache
+def _occurrences(text: SourceText, quote: str) -> tuple[tuple[int, int], ...]:
+    """Every (start, end) of `quote` in the flat text (the same quotes recur in every performance)."""
+    return tuple((m.start(), m.end()) for m in re.finditer(re.escape(quote), text.flat))
+
+
 def _spans(text: SourceText, quote: str, line: int | None, last: int | None = None) -> list[tuple[int, int]]:
     """Where `quote` lies in the flat text: the occurrence at `line` (…`last`), or all of them.
     A short quote must lie on the cited lines; a longer one may start up to two lines away."""
-    found = [(m.start(), m.end()) for m in re.finditer(re.escape(quote), text.flat)]
+    found = list(_occurrences(text, quote))
     if line is None:
         return found
     slack = 0 if len(quote) < 3 else 2
@@ -135,10 +143,12 @@ def _spans(text: SourceText, quote: str, line: int | None, last: int | None = No
 
 
 def _overlapping(cls: Sequence[Clause], spans: Iterable[tuple[int, int]]) -> Iterable[Clause]:
+    """The clauses each span overlaps (the clauses tile the text in order: a binary search)."""
     for a, b in spans:
-        for c in cls:
-            if c.start < b and a < c.end:
-                yield c
+        i = bisect_right(cls, a, key=attrgetter("end"))
+        while i < len(cls) and cls[i].start < b:
+            yield cls[i]
+            i += 1
 
 
 # -- the libretto --------------------------------------------------------------------------------
@@ -174,7 +184,7 @@ def _bundled() -> list[tuple[str, list[Any]]]:
 def _libretto_span(cite: Citation, cursor: int) -> tuple[int, int] | None:
     """Where a libretto clause's citation lies: its quote at its line (the first at or after the
     clause before, as the libretto locates them)."""
-    found = [(m.start(), m.end()) for m in re.finditer(re.escape(cite.quote), TEXT.flat)]
+    found = _occurrences(TEXT, cite.quote)
     at_line = [s for s in found if TEXT._line_of[s[0]] == cite.line] or [
         s for s in found if TEXT._line_of[s[0]] <= cite.line <= TEXT._line_of[s[1] - 1]
     ]
