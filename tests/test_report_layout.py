@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+from itertools import groupby
 from pathlib import Path
 
 import pytest
@@ -55,3 +56,141 @@ def test_the_overlap_check_sees_an_overlap() -> None:
     d.labels.append(("降", text_box(50, 204, "降", 11.5), "c→d"))
     d.labels.append(("降", text_box(300, 300, "降", 11.5), "c→d"))
     assert collisions(d) == ["test: label '升席·就席' on state 堂上", "test: label '降' on the edge of 堂下→堂上"]
+
+
+# -- the swimlane at any length ---------------------------------------------------------------------
+
+
+def first_events(n: int) -> str:
+    """The canonical ceremony cut after its first `n` events (its cast, and the phase they are in)."""
+    from tests.test_report import parse
+
+    trace = parse(CANONICAL)
+    last = trace.events[n - 1].line
+    return "\n".join(CANONICAL.read_text(encoding="utf-8").splitlines()[:last]) + "\n"
+
+
+def with_faults(k: tuple[int, ...] = (300, 1500, 3000)) -> str:
+    """The canonical ceremony with the events at indexes `k` left out: violations spread over it."""
+    from tests.test_report import parse
+
+    lines = CANONICAL.read_text(encoding="utf-8").splitlines()
+    events = parse(CANONICAL).events
+    for i in k:
+        lines[events[i].line - 1] = "# left out: " + lines[events[i].line - 1]
+    return "\n".join(lines) + "\n"
+
+
+def percent(value: str) -> float:
+    assert value.endswith("%"), value
+    return float(value[:-1])
+
+
+@pytest.fixture(scope="module")
+def short_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("short")
+    trace = out / "two.trace"
+    trace.write_text(first_events(2), encoding="utf-8")
+    page = out / "two.html"
+    assert invoke("report", str(trace), "-o", str(page)).exit_code in (0, 1)
+    return page
+
+
+@pytest.fixture(scope="module")
+def faulty_page(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    out = tmp_path_factory.mktemp("faulty")
+    trace = out / "faulty.trace"
+    trace.write_text(with_faults(), encoding="utf-8")
+    page = out / "faulty.html"
+    assert invoke("report", str(trace), "-o", str(page)).exit_code == 1
+    return trace, page
+
+
+def swimlane(html: str) -> tuple[dict[str, str], list[tuple[str, dict[str, str]]]]:
+    """The swimlane's <svg> attributes and every element inside it."""
+    tags = [(t, a) for t, a, _ in elements(html)]
+    start = next(i for i, (t, a) in enumerate(tags) if a.get("id") == "swimlane")
+    end = next(i for i, (t, a) in enumerate(tags) if a.get("id") == "findings")
+    return tags[start][1], tags[start + 1 : end]
+
+
+def test_a_two_event_trace_fills_the_width(short_page: Path) -> None:
+    svg, inside = swimlane(short_page.read_text(encoding="utf-8"))
+    assert svg["data-events"] == "2"
+    assert svg["width"] == "100%"  # the chart takes the page's width …
+    assert svg["style"] == "min-width: 8px"  # … and is never narrower than 4 px an event
+    bands = [a for t, a in inside if t == "rect" and "band" in a.get("class", "")]
+    assert sum(percent(b["width"]) for b in bands) == pytest.approx(100)
+    marks = sorted(percent(a["x"]) for t, a in inside if t == "rect" and "mk" in a.get("class", ""))
+    assert marks == [25, 75]  # the centres of the two events' columns: each event half the width
+    lanes = [a for t, a in inside if "data-person" in a]
+    assert lanes and all(a["width"] == "100%" for a in lanes)
+
+
+def test_a_long_trace_scrolls_at_4_px_an_event(canonical_page: str) -> None:
+    from tests.test_report import parse
+
+    svg, inside = swimlane(canonical_page)
+    n = len(parse(CANONICAL).events)
+    assert svg["data-events"] == str(n) and svg["style"] == f"min-width: {4 * n}px"
+    marks = [a for t, a in inside if t == "rect" and "mk" in a.get("class", "")]
+    assert len(marks) == n
+    assert float(marks[0]["width"]) == 3  # 4 px an event: a mark of 3 px and a px of air
+    assert percent(marks[-1]["x"]) == pytest.approx(100 * (n - 0.5) / n)
+
+
+def test_the_timeline_scale(short_page: Path) -> None:
+    from xiangshe.reports.timeline import MARK_MAX, PX, ROOM, scale
+
+    assert scale(2) == ROOM / 2 and scale(1) == ROOM
+    assert scale(ROOM // PX) >= PX and scale(10_000) == PX
+    _, inside = swimlane(short_page.read_text(encoding="utf-8"))
+    widths = {a["width"] for t, a in inside if t == "rect" and a.get("class", "").startswith("mk")}
+    assert widths <= {str(MARK_MAX), str(MARK_MAX + 2)}  # 8 px (a violation's 10), not half the page
+
+
+# -- the overview ------------------------------------------------------------------------------------
+
+
+def overview_marks(html: str) -> list[dict[str, str]]:
+    return [a for t, a, _ in elements(html) if t == "a" and a.get("class") == "ov-mark"]
+
+
+def test_every_violation_has_a_visible_mark_in_the_overview(faulty_page: tuple[Path, Path]) -> None:
+    """Each finding at an event is under a mark ≥ 6 px wide, linked to a finding in the page."""
+    from tests.test_report import parse
+    from xiangshe.constraints.check import check_trace
+    from xiangshe.reports.overview import MARK_W, WIDTH
+    from xiangshe.reports.timeline import findings_by_event
+
+    trace, page = faulty_page
+    html = page.read_text(encoding="utf-8")
+    tags = elements(html)
+    ids = {a["id"] for _, a, _ in tags if "id" in a}
+    marks = overview_marks(html)
+    bars = [a for t, a, _ in tags if t == "rect" and a.get("class") == "bar"]
+    assert len(bars) == len(marks) >= 3  # the three faults are far apart: three marks at least
+    assert all(float(b["width"]) >= MARK_W >= 6 for b in bars)
+    assert all(m["href"].startswith("#finding-") and m["href"][1:] in ids for m in marks)
+    t = parse(trace)
+    located = findings_by_event(t, check_trace(t).findings)
+    n = len(t.events)
+    for i, fs in located.items():
+        covering = [m for m in marks if int(m["data-first"]) <= i <= int(m["data-last"])]
+        assert covering, f"event #{i + 1} ({fs[0].rule}) has no mark in the overview"
+    assert sum(int(m["data-count"]) for m in marks) == sum(len(fs) for fs in located.values())
+    for m, b in zip(marks, bars, strict=True):  # the mark, centred, covers its events at the page's width
+        centre = percent(b["x"]) / 100 * WIDTH
+        for i in (int(m["data-first"]), int(m["data-last"])):
+            assert abs((i + 0.5) / n * WIDTH - centre) <= MARK_W / 2 + 1e-6
+
+
+def test_the_overview_phases_cover_the_trace(canonical_page: str) -> None:
+    from tests.test_report import parse
+
+    phases = [a for t, a, _ in elements(canonical_page) if t == "g" and a.get("class") == "ov-phase"]
+    trace = parse(CANONICAL)
+    ids = [p["data-phase"] for p in phases]
+    assert ids == [k for k, _ in groupby(e.phase for e in trace.events)]
+    assert not overview_marks(canonical_page)
+    assert "no violation" in canonical_page
