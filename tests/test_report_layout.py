@@ -194,3 +194,78 @@ def test_the_overview_phases_cover_the_trace(canonical_page: str) -> None:
     assert ids == [k for k, _ in groupby(e.phase for e in trace.events)]
     assert not overview_marks(canonical_page)
     assert "no violation" in canonical_page
+
+
+# -- measured after rendering, in headless Chromium --------------------------------------------------
+
+#: appended to a copy of a report (the report itself has no script): measures the rendered page and
+#: writes the figures as JSON into <pre id="probe">, which --dump-dom returns.
+PROBE = """<pre id="probe">pending</pre><script>
+const out = {};
+const lane = document.getElementById("swimlane"), scroller = lane.parentElement;
+const box = lane.getBoundingClientRect();
+const marks = [...lane.querySelectorAll("rect.mk")].map(r => r.getBoundingClientRect());
+out.swimlane = {width: box.width, room: scroller.clientWidth, window: window.innerWidth,
+  first: marks.length ? Math.min(...marks.map(m => m.left)) - box.left : null,
+  last: marks.length ? Math.max(...marks.map(m => m.right)) - box.left : null};
+out.overview = [...document.querySelectorAll(".ov-mark .bar")].map(r => r.getBoundingClientRect().width);
+out.overviewWidth = document.querySelector("svg.ov").getBoundingClientRect().width;
+const clash = [];
+for (const svg of document.querySelectorAll("svg.diagram")) {
+  const name = svg.closest("article").dataset.machine;
+  const labels = [...svg.querySelectorAll("text.edge-label, text.loop-acts")].map(t => [t, t.getBBox()]);
+  const nodes = [...svg.querySelectorAll("g.node > rect")].map(r => [r.closest("g"), r.getBBox()]);
+  const edges = [...svg.querySelectorAll("path.edge")].map(p => {
+    const pts = [], n = p.getTotalLength();
+    for (let s = 0; s <= n; s += 2) pts.push(p.getPointAtLength(s));
+    return [p.closest("g"), pts];
+  });
+  const hit = (b, x, y) => x > b.x && x < b.x + b.width && y > b.y && y < b.y + b.height;
+  const meet = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+  labels.forEach(([t, b], i) => {
+    for (const [g, nb] of nodes) if (meet(b, nb)) clash.push(`${name}: ${t.textContent} on ${g.dataset.state}`);
+    for (const [g, pts] of edges) if (g !== t.closest("g") && pts.some(p => hit(b, p.x, p.y)))
+      clash.push(`${name}: ${t.textContent} on the edge of ${g ? (g.dataset.edge || g.dataset.state) : "start"}`);
+    for (const [t2, b2] of labels.slice(i + 1))
+      if (meet(b, b2)) clash.push(`${name}: ${t.textContent} on ${t2.textContent}`);
+  });
+}
+out.clashes = clash;
+document.getElementById("probe").textContent = JSON.stringify(out);
+</script>"""
+
+
+def measure(page: Path, tmp_path: Path, window: str = "1400,1000") -> dict:
+    import html as html_module
+    import json
+    import re
+
+    from tests.test_report import run_chromium
+
+    probe = tmp_path / f"probe-{page.stem}-{window.replace(',', 'x')}.html"
+    probe.write_text(page.read_text(encoding="utf-8").replace("</body>", PROBE + "</body>"), encoding="utf-8")
+    run = run_chromium(f"--window-size={window}", "--dump-dom", probe.as_uri())
+    found = re.search(r'<pre id="probe">(.*?)</pre>', run.stdout, flags=re.S)
+    assert found and found.group(1) != "pending", run.stderr[-2000:]
+    return json.loads(html_module.unescape(found.group(1)))
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("window", ["1400,1000", "900,1000", "2200,1000"])
+def test_rendered_two_event_trace_fills_the_width(short_page: Path, tmp_path: Path, window: str) -> None:
+    lane = measure(short_page, tmp_path, window)["swimlane"]
+    assert lane["width"] >= 0.99 * lane["room"]  # the chart is as wide as the page gives it
+    assert lane["window"] == int(window.split(",")[0])
+    assert lane["width"] > 0.5 * lane["window"]
+    assert lane["first"] < 0.3 * lane["width"] and lane["last"] > 0.7 * lane["width"]  # the events spread
+
+
+@pytest.mark.browser
+def test_rendered_overview_marks_and_diagram_labels(faulty_page: tuple[Path, Path], tmp_path: Path) -> None:
+    from xiangshe.reports.overview import MARK_W
+
+    got = measure(faulty_page[1], tmp_path)
+    assert got["overview"] and all(w >= MARK_W - 0.01 for w in got["overview"]), got["overview"]
+    assert got["overviewWidth"] > 1000  # the whole ceremony in the page's width, no scrolling
+    assert got["swimlane"]["width"] >= 4 * 3800  # the swimlane itself scrolls, 4 px an event
+    assert not got["clashes"], "\n".join(got["clashes"])
