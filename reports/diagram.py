@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
+from functools import cache
 
 from xiangshe.fsm.table import Table
 
@@ -164,6 +165,7 @@ def _box_at(cx: float, cy: float, w: float, h: float) -> Box:
     return (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
 
 
+@cache  # the tables are loaded once (fsm.table.tables); a batch of reports lays each out once
 def layout(table: Table) -> Diagram:
     """The diagram of `table`, spread out until every label lies clear of every state, edge and other label.
 
@@ -237,10 +239,16 @@ def _layout(table: Table, spread: tuple[float, float], give_up: bool) -> Diagram
     curves = {(a, b): _curve(a, b, (b, a) in pairs, centres, blocks, frame) for a, b in pairs}
     points: list[Point] = []
     for p0, p1, p2 in curves.values():
-        n = max(
-            16, int((abs(p2[0] - p0[0]) + abs(p2[1] - p0[1]) + 2 * abs(p1[0] - p0[0]) + 2 * abs(p1[1] - p0[1])) / 3)
-        )
-        points += [_quad(p0, p1, p2, i / n) for i in range(n + 1)]
+        length = abs(p2[0] - p0[0]) + abs(p2[1] - p0[1]) + 2 * abs(p1[0] - p0[0]) + 2 * abs(p1[1] - p0[1])
+        steps = max(16, int(length / 3))  # a point every 3 px or so: closer than a label is small
+        ts = [i / steps for i in range(steps + 1)]
+        points += [
+            (
+                (1 - t) * (1 - t) * p0[0] + 2 * (1 - t) * t * p1[0] + t * t * p2[0],
+                (1 - t) * (1 - t) * p0[1] + 2 * (1 - t) * t * p1[1] + t * t * p2[1],
+            )
+            for t in ts
+        ]
     grid = _Points(points)
     inset = [(b[0] + 1, b[1] + 1, b[2] - 1, b[3] - 1) for b in boxes]  # an arrow may start on its block's edge
     if give_up and any(_free(box, [], grid, first=True) for box in inset):
@@ -312,16 +320,29 @@ def _exit(block: list[Box], x: float, y: float, dx: float, dy: float) -> Point:
     return x + dx * last, y + dy * last
 
 
+def _crosses(x0: float, y0: float, x1: float, y1: float, box: Box) -> bool:
+    """Does the segment from (x0, y0) to (x1, y1) pass through `box` (Liang–Barsky clipping)?"""
+    t0, t1 = 0.0, 1.0
+    for p, q in ((x0 - x1, x0 - box[0]), (x1 - x0, box[2] - x0), (y0 - y1, y0 - box[1]), (y1 - y0, box[3] - y0)):
+        if p == 0:
+            if q < 0:
+                return False
+        elif p < 0:
+            t0 = max(t0, q / p)
+        else:
+            t1 = min(t1, q / p)
+    return t0 < t1
+
+
 def _blocked(a: str, b: str, centres: dict[str, Point], blocks: dict[str, list[Box]]) -> bool:
-    """Would a straight line from `a` to `b` run through another state's block?"""
-    others = [box for s, block in blocks.items() if s not in (a, b) for box in block]
+    """Would a straight line from `a` to `b` run through another state's block (4 px of air around it)?"""
     (ax, ay), (bx, by) = centres[a], centres[b]
-    for i in range(1, 48):
-        t = i / 48
-        x, y = ax + (bx - ax) * t, ay + (by - ay) * t
-        if any(o[0] - 4 < x < o[2] + 4 and o[1] - 4 < y < o[3] + 4 for o in others):
-            return True
-    return False
+    return any(
+        _crosses(ax, ay, bx, by, (o[0] - 4, o[1] - 4, o[2] + 4, o[3] + 4))
+        for s, block in blocks.items()
+        if s not in (a, b)
+        for o in block
+    )
 
 
 def _curve(
