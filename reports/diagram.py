@@ -237,6 +237,10 @@ def _layout(table: Table, spread: tuple[float, float], give_up: bool) -> Diagram
     pairs = list(dict.fromkeys((e.source, e.dest) for e in table.edges if e.source != e.dest))
     frame = (PAD / 2, 8.0, width - PAD / 2, height - 8)
     curves = {(a, b): _curve(a, b, (b, a) in pairs, centres, blocks, frame) for a, b in pairs}
+    inset = [(b[0] + 1, b[1] + 1, b[2] - 1, b[3] - 1) for b in boxes]  # an arrow may start on its block's edge
+    coarse = [_quad(*c, i / 16) for c in curves.values() for i in range(17)]  # a quick look first
+    if give_up and any(o[0] < x < o[2] and o[1] < y < o[3] for x, y in coarse for o in inset):
+        return None  # an arrow runs through a state, its self-loop or its acts
     points: list[Point] = []
     for p0, p1, p2 in curves.values():
         length = abs(p2[0] - p0[0]) + abs(p2[1] - p0[1]) + 2 * abs(p1[0] - p0[0]) + 2 * abs(p1[1] - p0[1])
@@ -250,7 +254,6 @@ def _layout(table: Table, spread: tuple[float, float], give_up: bool) -> Diagram
             for t in ts
         ]
     grid = _Points(points)
-    inset = [(b[0] + 1, b[1] + 1, b[2] - 1, b[3] - 1) for b in boxes]  # an arrow may start on its block's edge
     if give_up and any(_free(box, [], grid, first=True) for box in inset):
         return None  # an arrow runs through a state, its self-loop or its acts
     picture = (0.0, 0.0, float("inf"), float("inf"))  # the picture grows to the right and down to hold a label
