@@ -28,6 +28,7 @@ EDGE_SIZE = 11.5  # px: the font size of an arrow's label (report.css, text.edge
 LOOP_SIZE = 11.0  # px: the font size of the acts that keep a state (text.loop-acts)
 LOOP_LINE = 14  # px between two lines of those acts
 EDGE_SAMPLES = 48  # points along each arrow that a label must keep clear of
+BENDS = (0.3, 0.45, 0.6)  # how far an arrow may bend around a state, in parts of its length
 LABEL_TS = (0.5, 0.4, 0.6, 0.3, 0.7, 0.22, 0.78, 0.15, 0.85)  # where along its arrow a label may sit, best first
 #: how far the layout spreads its columns and rows to free its labels, the smallest area first
 SPREADS = tuple(
@@ -351,21 +352,31 @@ def _blocked(a: str, b: str, centres: dict[str, Point], blocks: dict[str, list[B
 def _curve(
     a: str, b: str, both_ways: bool, centres: dict[str, Point], blocks: dict[str, list[Box]], frame: Box
 ) -> tuple[Point, Point, Point]:
-    """The quadratic curve of the arrow from `a` to `b`: its start, control point and end."""
+    """The quadratic curve of the arrow from `a` to `b`: its start, control point and end.
+
+    Straight, or bent to the left when a partner goes back; when that runs through another state's
+    block, bent further, to the left or to the right, the first bend that clears them all.
+    """
     (ax, ay), (bx, by) = centres[a], centres[b]
     dx, dy = bx - ax, by - ay
     dist = (dx * dx + dy * dy) ** 0.5 or 1.0
-    ux, uy = dx / dist, dy / dist
-    # Bend an arrow when it has a partner going back, or when it would run through a state.
-    bend = 26.0 if both_ways else 0.0
-    if _blocked(a, b, centres, blocks):
-        bend = max(bend, 0.3 * dist)
-    nx, ny = -uy, ux  # the left-hand normal: a pair's two arrows part
-    mx = min(max((ax + bx) / 2 + nx * bend, frame[0]), frame[2])  # the curve stays in the picture
-    my = min(max((ay + by) / 2 + ny * bend, frame[1]), frame[3])
-    start = _exit(blocks[a], ax, ay, mx - ax, my - ay)
-    end = _exit(blocks[b], bx, by, mx - bx, my - by)
-    return start, (mx, my), end
+    nx, ny = -dy / dist, dx / dist  # the left-hand normal: a pair's two arrows part
+    others = [(o[0] + 1, o[1] + 1, o[2] - 1, o[3] - 1) for s, bl in blocks.items() if s not in (a, b) for o in bl]
+    first = 26.0 if both_ways else 0.0
+    bends = [first] if not _blocked(a, b, centres, blocks) else []
+    bends += [max(first, k * dist) for k in BENDS] + [-k * dist for k in BENDS if not both_ways]
+    curve = None
+    for bend in bends:
+        mx = min(max((ax + bx) / 2 + nx * bend, frame[0]), frame[2])  # the curve stays in the picture
+        my = min(max((ay + by) / 2 + ny * bend, frame[1]), frame[3])
+        start = _exit(blocks[a], ax, ay, mx - ax, my - ay)
+        end = _exit(blocks[b], bx, by, mx - bx, my - by)
+        curve = curve or (start, (mx, my), end)
+        samples = [_quad(start, (mx, my), end, i / 24) for i in range(25)]
+        if not any(o[0] < x < o[2] and o[1] < y < o[3] for x, y in samples for o in others):
+            return start, (mx, my), end
+    assert curve is not None
+    return curve  # the first: the layout will spread
 
 
 def mermaid(table: Table) -> str:
