@@ -188,10 +188,14 @@ def test_every_violation_has_a_visible_mark_in_the_overview(faulty_page: tuple[P
 def test_the_overview_phases_cover_the_trace(canonical_page: str) -> None:
     from tests.test_report import parse
 
-    phases = [a for t, a, _ in elements(canonical_page) if t == "g" and a.get("class") == "ov-phase"]
+    tags = elements(canonical_page)
+    phases = [a for t, a, _ in tags if t == "a" and a.get("class") == "ov-phase"]
     trace = parse(CANONICAL)
     ids = [p["data-phase"] for p in phases]
     assert ids == [k for k, _ in groupby(e.phase for e in trace.events)]
+    # each band links to the same phase's band in the chart
+    bands = {a["id"]: a["data-phase"] for t, a, _ in tags if t == "g" and a.get("class") == "phase"}
+    assert all(bands[p["href"][1:]] == p["data-phase"] for p in phases)
     assert not overview_marks(canonical_page)
     assert "no violation" in canonical_page
 
@@ -201,6 +205,7 @@ def test_the_overview_phases_cover_the_trace(canonical_page: str) -> None:
 #: appended to a copy of a report (the report itself has no script): measures the rendered page and
 #: writes the figures as JSON into <pre id="probe">, which --dump-dom returns.
 PROBE = """<pre id="probe">pending</pre><script>
+window.addEventListener("load", () => {
 const out = {};
 const lane = document.getElementById("swimlane"), scroller = lane.parentElement;
 const box = lane.getBoundingClientRect();
@@ -210,6 +215,7 @@ out.swimlane = {width: box.width, room: scroller.clientWidth, window: window.inn
   last: marks.length ? Math.max(...marks.map(m => m.right)) - box.left : null};
 out.overview = [...document.querySelectorAll(".ov-mark .bar")].map(r => r.getBoundingClientRect().width);
 out.overviewWidth = document.querySelector("svg.ov").getBoundingClientRect().width;
+out.scrolled = scroller.scrollLeft;
 const clash = [];
 for (const svg of document.querySelectorAll("svg.diagram")) {
   const name = svg.closest("article").dataset.machine;
@@ -232,10 +238,11 @@ for (const svg of document.querySelectorAll("svg.diagram")) {
 }
 out.clashes = clash;
 document.getElementById("probe").textContent = JSON.stringify(out);
+});
 </script>"""
 
 
-def measure(page: Path, tmp_path: Path, window: str = "1400,1000") -> dict:
+def measure(page: Path, tmp_path: Path, window: str = "1400,1000", fragment: str = "") -> dict:
     import html as html_module
     import json
     import re
@@ -244,7 +251,7 @@ def measure(page: Path, tmp_path: Path, window: str = "1400,1000") -> dict:
 
     probe = tmp_path / f"probe-{page.stem}-{window.replace(',', 'x')}.html"
     probe.write_text(page.read_text(encoding="utf-8").replace("</body>", PROBE + "</body>"), encoding="utf-8")
-    run = run_chromium(f"--window-size={window}", "--dump-dom", probe.as_uri())
+    run = run_chromium(f"--window-size={window}", "--dump-dom", probe.as_uri() + fragment)
     found = re.search(r'<pre id="probe">(.*?)</pre>', run.stdout, flags=re.S)
     assert found and found.group(1) != "pending", run.stderr[-2000:]
     return json.loads(html_module.unescape(found.group(1)))
@@ -269,3 +276,14 @@ def test_rendered_overview_marks_and_diagram_labels(faulty_page: tuple[Path, Pat
     assert got["overviewWidth"] > 1000  # the whole ceremony in the page's width, no scrolling
     assert got["swimlane"]["width"] >= 4 * 3800  # the swimlane itself scrolls, 4 px an event
     assert not got["clashes"], "\n".join(got["clashes"])
+
+
+@pytest.mark.browser
+def test_a_phase_in_the_overview_scrolls_the_chart_to_it(canonical_page: str, tmp_path: Path) -> None:
+    """Following an overview band's link (#phase-band-N) scrolls the swimlane sideways to that phase."""
+    page = tmp_path / "canonical.html"
+    page.write_text(canonical_page, encoding="utf-8")
+    tags = elements(canonical_page)
+    late = [a for t, a, _ in tags if t == "a" and a.get("class") == "ov-phase"][-1]["href"]
+    assert measure(page, tmp_path)["scrolled"] == 0
+    assert measure(page, tmp_path, fragment=late)["scrolled"] > 10_000
