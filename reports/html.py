@@ -24,6 +24,7 @@ from xiangshe.fsm.replay import replay
 from xiangshe.fsm.table import tables
 from xiangshe.reports.diagram import layout, mermaid
 from xiangshe.reports.floorplan import panels
+from xiangshe.reports.overview import overview
 from xiangshe.reports.timeline import findings_by_event, rule_anchor, timeline
 
 TEMPLATES = Path(__file__).with_name("templates")
@@ -147,6 +148,7 @@ def html_report(
     rep = replay(trace)
     tl = timeline(trace, rep, result.findings)
     groups = rule_groups(trace, result.findings)
+    strip = overview(trace, [(o.finding, o.anchor) for g in groups for o in g.occurrences])
     located = findings_by_event(trace, result.findings)
     unplaced = [f for f in result.findings if not any(f in fs for fs in located.values())]
     phases = sorted({e.phase for e in trace.events if e.phase})
@@ -158,6 +160,7 @@ def html_report(
             result=result,
             tl=tl,
             floorplan=panels(trace, result.findings),
+            ov=strip,
             groups=groups,
             unplaced=unplaced,
             machines=machine_views(),

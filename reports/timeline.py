@@ -1,7 +1,10 @@
 """The swimlane timeline of a trace, as plain geometry for the HTML template.
 
-x is the event index (a fixed number of px per event, the page scrolls sideways); one lane per
-person of the cast; the phases as bands; each event a mark in its actor's lane (a line down to
+x is the event index, in percent of the chart's width: the chart fills the width of the page and
+is never narrower than PX px per event (a short trace spreads across the page, a long one scrolls
+sideways); the geometry is computed at ROOM px (the page's width at a 1400 px window) and written
+as percentages (Timeline.pc), so the browser scales it to the width it has. One lane per person of
+the cast; the phases as bands; each event a mark in its actor's lane (a line down to
 the person it addresses); the violating events red. Below the lanes, one strip per vessel and
 implement instance: its machine's state over time, from the replay.
 """
@@ -17,7 +20,9 @@ from xiangshe.domain.vocabulary import vocabulary
 from xiangshe.fsm.replay import Replay
 from xiangshe.fsm.table import table_for_object, tables
 
-PX = 4  # px per event
+PX = 4  # px per event at the least: a longer trace scrolls
+ROOM = 1150  # px: the width of the chart at a 1400 px window, where a label's fit is judged
+MARK_MAX = 8  # px: the widest mark of an event, however wide its column
 LANE_H = 18
 STRIP_H = 16
 HEAD_H = 58  # rounds, phase ids, phase names
@@ -67,13 +72,14 @@ class Band:
 
 @dataclass(frozen=True)
 class Mark:
-    x: float
+    x: float  # the left edge at ROOM scale; cx the centre of the event's column
     y: float
     h: float
     kind: str  # css class: ev, shot-hit, shot-part, shot-miss, tally, bad
     title: str
     to_y: float | None  # the lane of the person addressed (to=/for=)
     href: str | None  # the rule of a violation
+    cx: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -85,6 +91,7 @@ class Segment:
     label: str
     title: str
     label_xs: tuple[float, ...] = ()  # where the label is drawn: repeated along a long segment
+    label_dxs: tuple[float, ...] = ()  # the same, from the segment's left edge
 
 
 @dataclass(frozen=True)
@@ -119,8 +126,13 @@ class Timeline:
     ticks: tuple[tuple[float, int], ...]
     lanes_bottom: float
     strips_top: float
-    px: int
+    px: float  # px per event at ROOM scale (the page scales it)
     mark_w: float
+    min_width: float  # px: the chart is never narrower (PX per event)
+
+    def pc(self, x: float) -> str:
+        """`x` (at ROOM scale) in percent of the chart's width, for an SVG coordinate."""
+        return f"{x * 100 / self.width:.4f}".rstrip("0").rstrip(".") + "%"
 
 
 def rule_anchor(rule: str) -> str:
@@ -141,7 +153,7 @@ def _lane_label(trace: Trace, name: str) -> str:
     return " · ".join(parts)
 
 
-def _bands(events: Sequence[Event], px: int) -> tuple[list[Band], list[Band]]:
+def _bands(events: Sequence[Event], px: float) -> tuple[list[Band], list[Band]]:
     phases = vocabulary().phases
     bands: list[Band] = []
     rounds: list[Band] = []
@@ -201,7 +213,7 @@ def findings_by_event(trace: Trace, findings: Sequence[Finding]) -> dict[int, li
     return out
 
 
-def _strips(trace: Trace, rep: Replay, px: int, top: float) -> list[Strip]:
+def _strips(trace: Trace, rep: Replay, px: float, top: float) -> list[Strip]:
     """The state of every vessel and implement named in the trace, event by event."""
     order = {t.name: n for n, t in enumerate(sorted(tables(), key=_machine_rank))}
     seen: dict[str, tuple] = {}
@@ -234,8 +246,8 @@ def _strips(trace: Trace, rep: Replay, px: int, top: float) -> list[Strip]:
             gloss = dict(t.state_gloss).get(st)
             title = f"{k}: {st}  (events {start + 1}–{stop}{', ' + gloss if gloss else ''})"
             label = st if _fits(st, w, 11) else ""
-            xs = tuple(x + 3 + k * LABEL_EVERY for k in range(int((w - 40) // LABEL_EVERY) + 1)) if label else ()
-            segs.append(Segment(x, w, st, colours[st], label, title, xs))
+            dxs = tuple(3 + k * LABEL_EVERY for k in range(int((w - 40) // LABEL_EVERY) + 1)) if label else ()
+            segs.append(Segment(x, w, st, colours[st], label, title, tuple(x + d for d in dxs), dxs))
         out.append(Strip(k, t.name, top + n * STRIP_H, tuple(segs)))
     return out
 
@@ -249,22 +261,22 @@ def _machine_rank(t) -> tuple[int, str]:
     return (_FIRST.index(names[0]) if names else len(_FIRST), t.slug)
 
 
-def scale(n_events: int, room: int = 1150) -> int:
-    """px per event: a short trace fills the page, a long one scrolls at PX per event."""
-    return max(PX, min(36, room // max(n_events, 1)))
+def scale(n_events: int, room: int = ROOM) -> float:
+    """px per event at ROOM scale: a short trace fills the page, a long one scrolls at PX per event."""
+    return max(float(PX), room / max(n_events, 1))
 
 
-def _tick_step(px: int) -> int:
+def _tick_step(px: float) -> int:
     for step in (1, 2, 5, 10, 20, 50, 100, 200, 500):
         if step * px >= 90:
             return step
     return 1000
 
 
-def timeline(trace: Trace, rep: Replay, findings: Sequence[Finding], px: int | None = None) -> Timeline:
+def timeline(trace: Trace, rep: Replay, findings: Sequence[Finding], px: float | None = None) -> Timeline:
     events = trace.events
     px = px or scale(len(events))
-    mark_w = min(px - 1, 8)
+    mark_w = min(px - 1, MARK_MAX)
     names = list(trace.cast.persons)
     counts = {n: 0 for n in names}
     for e in events:
@@ -285,10 +297,10 @@ def timeline(trace: Trace, rep: Replay, findings: Sequence[Finding], px: int | N
             rules = list(dict.fromkeys(f.rule for f in found))
             why = "\n".join(f"✗ {f.rule}{' ' + f.name if f.name else ''}: {f.message}" for f in found)
             href = "#" + rule_anchor(rules[0])
-            marks.append(Mark(x, y + 1, LANE_H - 2, "bad", f"{title}\n{why}", to_y, href))
+            marks.append(Mark(x, y + 1, LANE_H - 2, "bad", f"{title}\n{why}", to_y, href, (e.index + 0.5) * px))
             alarms.append((e.index * px, rules, f"{title}\n{why}"))
         else:
-            marks.append(Mark(x, y + 4, LANE_H - 8, _kind(e), title, to_y, None))
+            marks.append(Mark(x, y + 4, LANE_H - 8, _kind(e), title, to_y, None, (e.index + 0.5) * px))
     lanes_bottom = top + len(lanes) * LANE_H
     strips_top = lanes_bottom + GAP_H
     strips = _strips(trace, rep, px, strips_top)
@@ -300,7 +312,7 @@ def timeline(trace: Trace, rep: Replay, findings: Sequence[Finding], px: int | N
     bands, rounds = _bands(events, px)
     ticks = tuple((i * px, i) for i in range(0, len(events) + 1, _tick_step(px)))
     return Timeline(
-        len(events) * px + 2,
+        max(len(events), 1) * px,
         height,
         tuple(lanes),
         tuple(bands),
@@ -313,4 +325,5 @@ def timeline(trace: Trace, rep: Replay, findings: Sequence[Finding], px: int | N
         strips_top,
         px,
         mark_w,
+        max(len(events), 1) * PX,
     )
