@@ -82,7 +82,7 @@ def checked(sources: Sequence[Source], settings: Settings, rules: Sequence[Rule]
     it could not be read: input errors are not sent between processes)."""
     n = processes(sources, jobs)
     if n <= 1:
-        _state.update(settings=settings, rules=rules, outcome=_outcome(settings, rules))
+        _state.update(_state_of(settings, rules))
         try:
             yield from map(_one, sources)
         finally:
@@ -162,8 +162,15 @@ def _start(settings: Settings) -> None:
     from xiangshe.reports.messages import set_language
 
     set_language(settings.lang)
-    rules = active_rules(settings.readings)
-    _state.update(settings=settings, rules=rules, outcome=_outcome(settings, rules))
+    _state.update(_state_of(settings, active_rules(settings.readings)))
+
+
+def _state_of(settings: Settings, rules: Sequence[Rule]) -> dict:
+    """What `_one` needs: the settings, the rules in force, the linter's outcome of an empty batch and
+    the checks the selection applies to every staging."""
+    outcome = _outcome(settings, rules)
+    everywhere = frozenset(outcome.selection.applied(outcome.in_force)) if outcome is not None else None
+    return {"settings": settings, "rules": rules, "outcome": outcome, "everywhere": everywhere}
 
 
 def _outcome(settings: Settings, rules: Sequence[Rule]) -> Outcome | None:
@@ -178,12 +185,15 @@ def _outcome(settings: Settings, rules: Sequence[Rule]) -> Outcome | None:
 
 def _one(source: Source) -> Done | Result | None:
     settings: Settings = _state["settings"]
-    r = check_source(source, _state["rules"], settings.readings)
+    outcome = _state["outcome"]
+    applied = None  # the rules not selected for this staging are not evaluated (the linter drops their findings)
+    if outcome is not None and not outcome.selection.default:
+        applied = _state["everywhere"] - outcome.selection.ignored_in(source.display)
+    r = check_source(source, _state["rules"], settings.readings, applied)
     if settings.fmt is None:
         return r if r.readable else None
     from xiangshe.constraints.lint import apply
 
-    outcome = _state["outcome"]
     [r] = apply([r], outcome.selection, outcome.in_force).results
     tally = Tally()
     tally.add(r, outcome)
