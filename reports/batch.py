@@ -21,7 +21,6 @@ checked in the workers), as they always were.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -212,8 +211,9 @@ def _part(r: Result, settings: Settings) -> str | None:
     from xiangshe.reports import render
 
     if settings.fmt == "json":
-        doc = json.dumps(render.trace_json(r), ensure_ascii=False, indent=2)
-        return visible("    " + doc.replace("\n", "\n    "))  # an element of the "traces" array
+        from xiangshe.reports.jsontext import dumps
+
+        return visible("    " + dumps(render.trace_json(r), "    "))  # an element of the "traces" array
     if settings.fmt == "github":
         from xiangshe.reports.github import check_github
 
