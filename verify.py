@@ -177,7 +177,7 @@ def check(
     if fmt in batch.STREAMED and lint.get("write_baseline") is None and not (lint.get("baseline_file") or cfg.baseline):
         settings = batch.Settings(chosen, selection, fmt, scoring, verbose, language())
         sys.exit(batch.stream(sources, settings, rules_in_force, jobs, color, show_progress))
-    results = batch.results(sources, rules_in_force, chosen, jobs, show_progress)
+    results = batch.results(sources, rules_in_force, chosen, jobs, show_progress, selection)
     unreadable = render.input_errors_text(results)
     if unreadable:  # located errors first, on stderr, in every format
         echo(input_errors(unreadable), err=True)

@@ -95,12 +95,19 @@ def checked(sources: Sequence[Source], settings: Settings, rules: Sequence[Rule]
 
 
 def results(
-    sources: Sequence[Source], rules: Sequence[Rule], readings: dict[str, str], jobs: int, forced: bool | None
+    sources: Sequence[Source],
+    rules: Sequence[Rule],
+    readings: dict[str, str],
+    jobs: int,
+    forced: bool | None,
+    selection: Selection | None = None,
 ) -> list[Result]:
-    """Every source's result, unlinted, in order (what SARIF, JUnit and a baseline need at once)."""
+    """Every source's result, unlinted, in order (what SARIF, JUnit and a baseline need at once);
+    with a `selection`, the rules it does not apply are left out of the check (the linter drops
+    their findings)."""
     from xiangshe.reports.progress import progress
 
-    done = checked(sources, Settings(readings), rules, jobs)
+    done = checked(sources, Settings(readings, selection), rules, jobs)
     return [
         r if r is not None else check_source(s, rules, readings)  # read again here: it fails fast
         for s, r in zip(progress(sources, forced), done, strict=True)
