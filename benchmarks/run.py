@@ -17,8 +17,9 @@ collector left on in every process, ours and pm4py's alike, as each tool runs by
     ours full    `python -m xiangshe check --format json FILE...` (every rule, the machines, the audit)
     ours API     benchmarks/e2e.py ours-e2e: check's in-process API from the file paths (rulebook,
                  parse, the subset's `holds`, verdicts as JSON): `e2e_ratio_subset_api`. `check
-                 --select` still replays the machines and applies every rule, then keeps the selected
-                 findings: this is what a check restricted to the subset would cost
+                 --select` evaluates only the selected rules, but still replays the machines and
+                 makes the scoring audit and the scope of every staging (its report shows them):
+                 this is what the subset's rules alone cost
   (`--jobs 1` is passed to check when it has the option: one core, as pm4py's process.)
     pm4py        benchmarks/e2e.py pm4py-e2e: `pandas.read_csv` of the event log (case, activity,
                  timestamp), `pm4py.format_dataframe`, `pm4py.conformance_declare`, the verdicts as JSON

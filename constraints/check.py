@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -99,12 +99,17 @@ def unreadable(path: str, err: TraceErrors | InputError) -> Result:
     return Result(path, 0, (), (), input_errors=errors, more_errors=getattr(err, "more", 0))
 
 
-def check_source(source: Source, rules: Sequence[Rule] | None = None, readings: dict[str, str] | None = None) -> Result:
+def check_source(
+    source: Source,
+    rules: Sequence[Rule] | None = None,
+    readings: dict[str, str] | None = None,
+    applied: Collection[str] | None = None,
+) -> Result:
     """Read and check one source; its input errors, if it cannot be read, become its result (one
-    bad file never hides the others)."""
+    bad file never hides the others). `applied`: as for `check_trace`."""
     try:
         trace = source.read()
-        return check_trace(trace, rules, readings)
+        return check_trace(trace, rules, readings, applied)
     except (TraceErrors, TraceError) as err:
         return unreadable(source.display, err)
 
@@ -190,6 +195,8 @@ def refusal_threads(trace: Trace, rep: Replay) -> list[str]:
     first refused in, with nothing having moved it since (a refusal leaves the machine where it
     was), is judged against the same stale state, so its later refusals follow from the first; the
     thread is the instance, its state and the event of the first refusal of the run."""
+    if not rep.refusals:
+        return []
     moved: dict[object, list[int]] = {}  # (label, actor) and label -> the events that moved it
     for i, changes in enumerate(rep.changes):
         for label, _, _ in changes:
@@ -265,8 +272,19 @@ def causes(findings: Sequence[Finding]) -> list[int | None]:
 
 
 @gc_paused()
-def check_trace(trace: Trace, rules: Sequence[Rule] | None = None, readings: dict[str, str] | None = None) -> Result:
-    """Replay `trace` and evaluate `rules` (default: the rules in force under the default readings)."""
+def check_trace(
+    trace: Trace,
+    rules: Sequence[Rule] | None = None,
+    readings: dict[str, str] | None = None,
+    applied: Collection[str] | None = None,
+) -> Result:
+    """Replay `trace` and evaluate `rules` (default: the rules in force under the default readings).
+
+    `applied`: the ids of the checks whose findings will be kept (the selection, constraints/lint.py;
+    None: all). A rule outside it is not evaluated — its findings would be dropped — unless, in a
+    fragment, what it finds may be listed as pending in the scope (`due_beyond`), which the selection
+    does not filter. The machines, the scoring audit and the scope are always checked: the report
+    shows them whatever is selected, and they cost little."""
     validate(trace)
     suppressions: tuple[Suppression, ...] = ()
     if trace.directives:
@@ -278,7 +296,11 @@ def check_trace(trace: Trace, rules: Sequence[Rule] | None = None, readings: dic
     ctx = Context(trace, rep)
     rules = rules if rules is not None else active_rules()
     pending: list[Pending] = []
-    for rule in plan(rules).run(ctx):  # the others find nothing here, by their templates' contract
+    keep = None
+    if applied is not None:
+        fragment = trace.fragment is not None
+        keep = lambda r: r.id in applied or (fragment and r.template.owed_after)  # noqa: E731
+    for rule in plan(rules).run(ctx, keep):  # the others find nothing here, by their templates' contract
         for f in rule_findings(trace, ctx, rule):
             if due_beyond(trace, rule, f.event):  # a fragment stops before it is due
                 pending.append(Pending(f.rule, f.line, f.message))

@@ -8,7 +8,7 @@ pattern is looked at."""
 from __future__ import annotations
 
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from xiangshe.constraints.pattern import Context, Pattern
 from xiangshe.constraints.rulebook import Rule
@@ -73,11 +73,12 @@ class Plan:
                     by_act.setdefault(act, []).append(i)
         return always, by_act
 
-    def run(self, ctx: Context) -> list[Rule]:
-        """The rules that may find something in the trace of `ctx`, in order."""
-        opened = self._open(ctx, self._gated, self._gates)
-        self._last = (weakref.ref(ctx), set(opened))
+    def run(self, ctx: Context, keep: Callable[[Rule], bool] | None = None) -> list[Rule]:
+        """The rules that may find something in the trace of `ctx`, in order; with `keep`, only
+        those it keeps (the others' gates are not looked at)."""
         entries = self.entries
+        opened = self._open(ctx, self._gated, self._gates, None if keep is None else lambda i: keep(entries[i][0]))
+        self._last = (weakref.ref(ctx), set(opened)) if keep is None else None
         return [entries[i][0] for i in opened]
 
     def reached(self, ctx: Context) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -87,22 +88,37 @@ class Plan:
         if last is not None and last[0]() is ctx:  # a rule with triggers has them as its gate
             hit = last[1]
         else:
-            hit = set(self._open(ctx, self._triggered, self._triggers))
+            hit = set(self._open(ctx, self._triggered, self._triggers, exists=True))
         entries = self.entries
         yes = tuple(entries[i][0].id for i in sorted(hit) if entries[i][2] is not None)
         no = tuple(rule for i, rule in self._with_triggers if i not in hit)
         return yes, no
 
     @staticmethod
-    def _open(ctx: Context, index: tuple[list[int], dict[str, list[int]]], gs: list[Gate | None]) -> list[int]:
-        """The positions of the gates `gs` that the trace of `ctx` opens (None: always open)."""
+    def _open(
+        ctx: Context,
+        index: tuple[list[int], dict[str, list[int]]],
+        gs: list[Gate | None],
+        keep: Callable[[int], bool] | None = None,
+        exists: bool = False,
+    ) -> list[int]:
+        """The positions of the gates `gs` that the trace of `ctx` opens (None: always open), of
+        those `keep` keeps; with `exists`, a trigger's gate is opened by its first match (its hits
+        are not all found: the rule is not evaluated)."""
         always, by_act = index
         acts = ctx.acts()
         lists = [always, *(got for a in acts if a is not None and (got := by_act.get(a)))]
         out = []
         for i in sorted({i for one in lists for i in one}):
+            if keep is not None and not keep(i):
+                continue
             g = gs[i]
-            if g is None or any(len(ctx.hits(p)) > g[1] for p in g[0]):
+            if g is None:
+                out.append(i)
+            elif exists and g[1] == 0:
+                if any(ctx.occurs(p) for p in g[0]):
+                    out.append(i)
+            elif any(len(ctx.hits(p)) > g[1] for p in g[0]):
                 out.append(i)
         return out
 

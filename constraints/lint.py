@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING
 
 from xiangshe.constraints.check import Finding, Result, Suppressed
 from xiangshe.constraints.select import UNUSED, Selection, by_id
-from xiangshe.constraints.suppress import Suppression
 
 if TYPE_CHECKING:
     from xiangshe.constraints import baseline as bl
     from xiangshe.constraints.config import Config
     from xiangshe.constraints.rulebook import Rule
+    from xiangshe.constraints.suppress import Suppression
 
 
 @dataclass(frozen=True)

@@ -359,6 +359,7 @@ class Context:
         self._getters: dict[str, Callable[[Event], str | None]] = {}
         self._hits: dict[int, tuple[list[Event], set[int]]] = {}  # by the compiled pattern's slot
         self._mine: dict[int, tuple[Pattern, tuple[list[Event], set[int]]]] = {}  # by the pattern object
+        self._occurs: dict[int, bool] = {}  # by the compiled pattern's slot, when its hits were not needed
 
     def getter(self, key: str) -> Callable[[Event], str | None]:
         """A function reading `key` of an event (what `value` returns), made once per key."""
@@ -439,18 +440,24 @@ class Context:
             got.default_factory = None
         return got
 
-    def _candidates(self, c: Compiled) -> list[Event]:
-        """The events of the pattern's acts (else of its phases) and of its roles, in trace order."""
+    def _groups(self, c: Compiled) -> list[list[int]] | None:
+        """The indices of the events of the pattern's acts (else of its phases) and of its roles, in
+        groups, each in trace order (None: every event)."""
         field, roles = c.field, c.roles
         if field is None:
-            return self.trace.events
+            return None
         index = self._by(field)
         if c.phases is not None:
-            groups = [g for v in c.values if v in index for ph in c.phases if (g := self._by_phase(v).get(ph))]
-        elif roles is not None and field != "role":
-            groups = [g for v in c.values if v in index for r in roles if (g := self._by_role(field, v).get(r))]
-        else:
-            groups = [index[v] for v in c.values if v in index]
+            return [g for v in c.values if v in index for ph in c.phases if (g := self._by_phase(v).get(ph))]
+        if roles is not None and field != "role":
+            return [g for v in c.values if v in index for r in roles if (g := self._by_role(field, v).get(r))]
+        return [index[v] for v in c.values if v in index]
+
+    def _candidates(self, c: Compiled) -> list[Event]:
+        """The events of the pattern's acts (else of its phases) and of its roles, in trace order."""
+        groups = self._groups(c)
+        if groups is None:
+            return self.trace.events
         if not groups:
             return []
         events = self.trace.events
@@ -477,6 +484,30 @@ class Context:
             got = self._hits[c.slot] = (found, {e.index for e in found})
         self._mine[id(p)] = (p, got)
         return got
+
+    def occurs(self, p: Pattern) -> bool:
+        """Whether some event matches `p`: its hits when they are known, else the first match found
+        (the others are not looked for)."""
+        mine = self._mine.get(id(p))
+        if mine is not None and mine[0] is p:
+            return bool(mine[1][0])
+        c = compiled(p)
+        got = self._hits.get(c.slot)
+        if got is not None:
+            return bool(got[0])
+        found = self._occurs.get(c.slot)
+        if found is None:
+            found = self._occurs[c.slot] = self._first(c)
+        return found
+
+    def _first(self, c: Compiled) -> bool:
+        groups, test, events = self._groups(c), c.test, self.trace.events
+        if test is None:
+            return bool(events) if groups is None else any(groups)
+        persons, replay = self.persons, self.replay
+        if groups is None:
+            return any(test(e, persons, replay) for e in events)
+        return any(test(events[i], persons, replay) for g in groups for i in g)
 
     def walk(self, *patterns: Pattern) -> list[tuple[Event, tuple[bool, ...]]]:
         """The events that match any of `patterns`, in trace order, each with which ones it matches."""

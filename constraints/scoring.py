@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cache
 
 from xiangshe.constraints.readings import defaults
 from xiangshe.domain.messages import Join, Message
@@ -118,6 +119,7 @@ def audit_id(catalogue: str) -> str:
     return f"audit.{catalogue.lower()}"
 
 
+@cache  # the same few quotes for every staging
 def _cite(quote: str, line: int | None = None) -> Citation:
     return TEXT.cite(quote, line)
 

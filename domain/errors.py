@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 from functools import lru_cache
 
@@ -68,9 +67,17 @@ def did_you_mean(word: str, choices: Iterable[str], n: int = 3) -> str:
 _LONGEST = 64  # a longer word is like no known word: compared by its first characters only
 
 
+def close_matches(word: str, pool: Iterable[str], n: int = 3, cutoff: float = 0.6) -> list[str]:
+    """difflib's close matches, difflib imported only when a word is not known (a run that meets
+    no bad input does without it)."""
+    import difflib
+
+    return difflib.get_close_matches(word, pool, n=n, cutoff=cutoff)
+
+
 @lru_cache(maxsize=4096)
 def _did_you_mean(word: str, pool: tuple[str, ...], n: int) -> str:
-    close = difflib.get_close_matches(word, pool, n=n, cutoff=0.4)
+    close = close_matches(word, pool, n=n, cutoff=0.4)
     if not close:
         # single-character differences in CJK words are common: look for shared characters
         close = [c for c in pool if set(c) & set(word)][:n]

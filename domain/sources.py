@@ -23,7 +23,6 @@ the caller, never silently ignored).
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
 import stat
@@ -33,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, cast
 
-from xiangshe.domain.errors import TraceError, UsageError
+from xiangshe.domain.errors import TraceError, UsageError, close_matches
 from xiangshe.domain.messages import Message
 from xiangshe.domain.parse import MAX_BYTES, READERS, TraceErrors, decode, read_bounded, read_path
 from xiangshe.domain.trace import Trace
@@ -89,7 +88,7 @@ def format_of(path: Path | str, display: str) -> str:
     if fmt is not None:
         return fmt
     what = suffix if suffix else "(no extension)"
-    close = difflib.get_close_matches(suffix.lower(), SUFFIXES, n=2, cutoff=0.75) if suffix else []
+    close = close_matches(suffix.lower(), SUFFIXES, n=2, cutoff=0.75) if suffix else []
     hint = Message("input.did-you-mean", words=", ".join(close)) if close else None
     raise TraceErrors([TraceError(display, None, Message("input.file-type", what=what, known=KNOWN), hint=hint)])
 

@@ -21,7 +21,6 @@ checked in the workers), as they always were.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -82,7 +81,7 @@ def checked(sources: Sequence[Source], settings: Settings, rules: Sequence[Rule]
     it could not be read: input errors are not sent between processes)."""
     n = processes(sources, jobs)
     if n <= 1:
-        _state.update(settings=settings, rules=rules, outcome=_outcome(settings, rules))
+        _state.update(_state_of(settings, rules))
         try:
             yield from map(_one, sources)
         finally:
@@ -96,12 +95,19 @@ def checked(sources: Sequence[Source], settings: Settings, rules: Sequence[Rule]
 
 
 def results(
-    sources: Sequence[Source], rules: Sequence[Rule], readings: dict[str, str], jobs: int, forced: bool | None
+    sources: Sequence[Source],
+    rules: Sequence[Rule],
+    readings: dict[str, str],
+    jobs: int,
+    forced: bool | None,
+    selection: Selection | None = None,
 ) -> list[Result]:
-    """Every source's result, unlinted, in order (what SARIF, JUnit and a baseline need at once)."""
+    """Every source's result, unlinted, in order (what SARIF, JUnit and a baseline need at once);
+    with a `selection`, the rules it does not apply are left out of the check (the linter drops
+    their findings)."""
     from xiangshe.reports.progress import progress
 
-    done = checked(sources, Settings(readings), rules, jobs)
+    done = checked(sources, Settings(readings, selection), rules, jobs)
     return [
         r if r is not None else check_source(s, rules, readings)  # read again here: it fails fast
         for s, r in zip(progress(sources, forced), done, strict=True)
@@ -162,8 +168,15 @@ def _start(settings: Settings) -> None:
     from xiangshe.reports.messages import set_language
 
     set_language(settings.lang)
-    rules = active_rules(settings.readings)
-    _state.update(settings=settings, rules=rules, outcome=_outcome(settings, rules))
+    _state.update(_state_of(settings, active_rules(settings.readings)))
+
+
+def _state_of(settings: Settings, rules: Sequence[Rule]) -> dict:
+    """What `_one` needs: the settings, the rules in force, the linter's outcome of an empty batch and
+    the checks the selection applies to every staging."""
+    outcome = _outcome(settings, rules)
+    everywhere = frozenset(outcome.selection.applied(outcome.in_force)) if outcome is not None else None
+    return {"settings": settings, "rules": rules, "outcome": outcome, "everywhere": everywhere}
 
 
 def _outcome(settings: Settings, rules: Sequence[Rule]) -> Outcome | None:
@@ -178,12 +191,15 @@ def _outcome(settings: Settings, rules: Sequence[Rule]) -> Outcome | None:
 
 def _one(source: Source) -> Done | Result | None:
     settings: Settings = _state["settings"]
-    r = check_source(source, _state["rules"], settings.readings)
+    outcome = _state["outcome"]
+    applied = None  # the rules not selected for this staging are not evaluated (the linter drops their findings)
+    if outcome is not None and not outcome.selection.default:
+        applied = _state["everywhere"] - outcome.selection.ignored_in(source.display)
+    r = check_source(source, _state["rules"], settings.readings, applied)
     if settings.fmt is None:
         return r if r.readable else None
     from xiangshe.constraints.lint import apply
 
-    outcome = _state["outcome"]
     [r] = apply([r], outcome.selection, outcome.in_force).results
     tally = Tally()
     tally.add(r, outcome)
@@ -202,8 +218,9 @@ def _part(r: Result, settings: Settings) -> str | None:
     from xiangshe.reports import render
 
     if settings.fmt == "json":
-        doc = json.dumps(render.trace_json(r), ensure_ascii=False, indent=2)
-        return visible("    " + doc.replace("\n", "\n    "))  # an element of the "traces" array
+        from xiangshe.reports.jsontext import dumps
+
+        return visible("    " + dumps(render.trace_json(r), "    "))  # an element of the "traces" array
     if settings.fmt == "github":
         from xiangshe.reports.github import check_github
 

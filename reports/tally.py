@@ -45,7 +45,8 @@ class Tally:
         self.stagings += 1
         self.inline += sum(1 for s in r.suppressed if s.kind == "inline")
         if lint is not None:
-            extra = [i for i in r.not_applied if i not in lint.not_applied]
+            everywhere = set(lint.not_applied)
+            extra = [i for i in r.not_applied if i not in everywhere]
             if extra:
                 self.also_not_applied.append((r.path, extra))
         if not r.readable:

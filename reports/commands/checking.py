@@ -51,7 +51,7 @@ def check(
     if fmt in batch.STREAMED and not baseline:
         settings = batch.Settings(chosen, selection, fmt, scoring, verbose, language())
         return batch.stream(staged, settings, rules_in_force, jobs, color, show_progress)
-    results = batch.results(staged, rules_in_force, chosen, jobs, show_progress)
+    results = batch.results(staged, rules_in_force, chosen, jobs, show_progress, selection)
     unreadable = render.input_errors_text(results)
     if unreadable:  # located errors first, on stderr, in every format
         echo(input_errors(unreadable), err=True)
