@@ -29,9 +29,9 @@ scalars = st.none() | st.booleans() | st.integers() | st.floats() | st.text()
 keys = st.text() | st.integers() | st.booleans() | st.none() | st.floats(allow_nan=False)
 values = st.recursive(
     scalars,
-    lambda inner: st.lists(inner, max_size=5)
-    | st.lists(inner, max_size=5).map(tuple)
-    | st.dictionaries(keys, inner, max_size=5),
+    lambda inner: (
+        st.lists(inner, max_size=5) | st.lists(inner, max_size=5).map(tuple) | st.dictionaries(keys, inner, max_size=5)
+    ),
     max_leaves=40,
 )
 
@@ -50,7 +50,7 @@ def test_as_json_dumps_writes_it(doc: object, indent: str) -> None:
         {"a": [], "b": {}, "c": [[]], "d": [{}]},
         ["引号\"与\\反斜杠", "\n\t\x00\x1f\x7f", "\u2028\u2029", "😀 \ud800"],
         [math.nan, math.inf, -math.inf, 0.1, 1e16, -0.0, 5e-324],
-        {1: "int key", 2.5: "float key", True: "true key", None: "null key"},
+        {7: "int key", 2.5: "float key", True: "true key", None: "null key"},
         [True, False, None, 0, -1, 10**30],
     ],
 )

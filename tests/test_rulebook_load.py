@@ -102,7 +102,8 @@ def test_a_load_error_is_located_at_the_offending_key(tmp_path: Path, old: str, 
             "only_with_a is true or false, not 'yes'",
         ),
         (
-            'kind = "absence_between"\nafter = "司射 诱射"\nforbid = "司射 升"\nthen = "释获者 释获 算"\nfault = "after"',
+            'kind = "absence_between"\nafter = "司射 诱射"\nforbid = "司射 升"\n'
+            'then = "释获者 释获 算"\nfault = "after"',
             "fault = ",
             "fault is 'forbid' or 'then', not 'after'",
         ),
