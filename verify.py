@@ -46,6 +46,7 @@ from xiangshe.reports.options import (  # noqa: E402
     lint_options,
     query_options,
     reading_options,
+    repair_options,
     report_options,
     staging_options,
     stdin_options,
@@ -438,10 +439,37 @@ def coverage(fmt: str, show_all: bool, minimum: float | None) -> None:
         sys.exit(1)
 
 
+@cli.command("repair")
+@repair_options
+@reading_options
+def repair_(
+    file: str, output: Path | None, force: bool, fmt: str, stdin_format, reading, readings_file, **bounds
+) -> None:
+    """The smallest repairs of a failing staging FILE, each step quoting the text that asks for it (-o: write it).
+
+    \b
+    Exit status: 0 FILE holds; 1 violations, with repairs (each re-checked); 2 bad input;
+    3 no repair within the bound (--max-edits, --budget, --timeout): not a proof that none exists."""
+    from xiangshe.constraints.repair import repair as search
+    from xiangshe.constraints.rulebook import active_rules
+    from xiangshe.reports.repair import repair_output
+
+    chosen = _readings(reading, readings_file)
+    if Path(file).is_dir() and file != "-":
+        raise BadInput(Message("input.error", where=_display(Path(file)), message=Message("usage.repair-directory")))
+    [source] = _sources((file,), stdin_format, None)
+    found = search(located(source.read), source.fmt, located(active_rules, chosen), chosen, **bounds)
+    saved = _save(output, found.repairs[0].text, force) or _display(output) if found.repairs and output else None
+    echo(repair_output(found, source.display, source.fmt, fmt, saved))
+    sys.exit(found.exit_code)
+
+
 @cli.command()
 @click.argument(
     "name",
-    type=click.Choice(["check", "trace", "rules", "explain", "coverage", "counterexample", "query", "check-rules"]),
+    type=click.Choice(
+        ["check", "trace", "rules", "explain", "coverage", "counterexample", "query", "check-rules", "repair"]
+    ),
 )
 def schema(name: str) -> None:
     """Print the JSON Schema of NAME: `trace` files, or the JSON output of a command."""

@@ -40,7 +40,7 @@ from xiangshe.constraints.rulebook import Rule
 from xiangshe.domain.errors import TraceError
 from xiangshe.domain.parse import TraceErrors, parse_lines, to_jsonl
 from xiangshe.domain.text import TEXT, Citation
-from xiangshe.domain.trace import Event, Trace
+from xiangshe.domain.trace import Trace
 from xiangshe.fsm.replay import Refusal, replay
 from xiangshe.fsm.table import Table
 
@@ -78,6 +78,7 @@ class Edit:
     source: str  # libretto | machine | rule: what proposed it
     span: int = 1  # events moved together (a block)
     fields: tuple[str, ...] = ()  # for a change: what changed (actor, act, object, at, face …)
+    moved: tuple[int | None, int | None] = (None, None)  # for a move: the input's lines of the events moved
 
 
 @dataclass
@@ -158,7 +159,17 @@ def _cite(quote: str, lo: int, hi: int) -> Citation | None:
 
 @cache
 def reference(dafu: int = 1, zhugong: int = 0, zhongbin: int = 6, taishi: bool = True) -> tuple[Expected, ...]:
-    """The libretto performed for these options: each event with the clause it enacts."""
+    """The libretto performed for these options: each event with the clause it enacts (kept with the
+    other derived artefacts, domain/cache.py: the key names the libretto's templates)."""
+    from xiangshe.domain.cache import derived
+    from xiangshe.domain.libretto.perform import LIBRETTO
+
+    sources = [(p.name, p) for p in sorted(LIBRETTO.glob("*.j2"))]
+    name = f"repair-reference-{dafu}-{zhugong}-{zhongbin}-{int(taishi)}"
+    return derived(name, sources, lambda: _perform(dafu, zhugong, zhongbin, taishi))
+
+
+def _perform(dafu: int, zhugong: int, zhongbin: int, taishi: bool) -> tuple[Expected, ...]:
     from xiangshe.domain.libretto import Options, performance
 
     try:
@@ -245,7 +256,9 @@ def _anchor(rows: Sequence[Row], at: int) -> int | None:
     return None
 
 
-def _insert_rows(trace: Trace, rows: list[Row], index: int, phase: str | None, body: str) -> tuple[list[Row], int] | None:
+def _insert_rows(
+    trace: Trace, rows: list[Row], index: int, phase: str | None, body: str
+) -> tuple[list[Row], int] | None:
     """Rows with `body` inserted before event `index` (len: at the end) in `phase`; and the row
     index it went to. None where the phase does not fit between its neighbours."""
     events = trace.events
@@ -262,7 +275,11 @@ def _insert_rows(trace: Trace, rows: list[Row], index: int, phase: str | None, b
     if prev is not None and prev.phase == phase:
         at = prev.line
         return rows[:at] + [new] + rows[at:], at
-    if phase is None or (prev is not None and (prev.phase or "") > phase) or (nxt is not None and (nxt.phase or "") < phase):
+    if (
+        phase is None
+        or (prev is not None and (prev.phase or "") > phase)
+        or (nxt is not None and (nxt.phase or "") < phase)
+    ):
         return None
     if nxt is not None and prev is not None and nxt.phase == prev.phase:
         return None
@@ -279,7 +296,7 @@ def _replace(row: Row, body: str) -> Row:
     return Row(body + " " * pad + "#" + comment, row.line)
 
 
-def _fields(old: Event | None, new_body: str, old_body: str) -> tuple[str, ...]:
+def _fields(new_body: str, old_body: str) -> tuple[str, ...]:
     a, b = old_body.split(), new_body.split()
     names = ["actor", "act", "object"]
 
@@ -379,7 +396,7 @@ class Searcher:
                     if j in matched_r or x.body == tbody or x.phase != te.phase or x.act != te.act:
                         continue
                     if x.actor == te.actor or x.obj == te.obj_token:
-                        fields = _fields(te, x.body, tbody)
+                        fields = _fields(x.body, tbody)
                         new_rows = rows[:trow] + [_replace(rows[trow], x.body)] + rows[trow + 1 :]
                         edit = Edit("change", rows[trow].line, "at", x.body, tbody, x.cite, "libretto", fields=fields)
                         add(new_rows, edit, (0 if "actor" not in fields else 3, abs(ti - fi) + abs(r_pos[j] - ti)))
@@ -389,14 +406,14 @@ class Searcher:
                 if j in matched_r:
                     continue
                 x = rsel[j]
-                pos = r_pos[j]
-                if pos > fi + 1 or pos < lo_t - 1 and x.act not in needs:
-                    continue
                 relevant = 0 if x.act in needs else 1
-                scored.append(((relevant, abs(pos - fi), j), j))
-            for (relevant, dist, _), j in sorted(scored)[:INSERTS]:
+                pos = min(r_pos[j], fi) if relevant == 0 else r_pos[j]  # what the finding needs comes before it
+                if pos > fi + 1 or pos < lo_t - 1 and relevant:
+                    continue
+                scored.append(((relevant, abs(pos - fi), j), (j, pos)))
+            for (relevant, dist, _), (j, pos) in sorted(scored)[:INSERTS]:
                 x = rsel[j]
-                made = _insert_rows(trace, rows, r_pos[j], x.phase, x.body)
+                made = _insert_rows(trace, rows, pos, x.phase, x.body)
                 if made is None:
                     continue
                 new_rows, at = made
@@ -413,7 +430,11 @@ class Searcher:
                     made = _insert_rows(trace, rows, fi, ev.phase, body)
                     if made is not None:
                         new_rows, at = made
-                        add(new_rows, Edit("insert", _anchor(rows, at - 1), "after", body, "", edge_cite, "machine"), (1, 0))
+                        add(
+                            new_rows,
+                            Edit("insert", _anchor(rows, at - 1), "after", body, "", edge_cite, "machine"),
+                            (1, 0),
+                        )
             # 4. the faulty event deleted, or moved
             add(
                 rows[:row] + rows[row + 1 :],
@@ -429,14 +450,26 @@ class Searcher:
                 at = trow if d < 0 else trow  # before the target (earlier) / after it (later: rows shifted by one)
                 new_rows = rest[:at] + [rows[row]] + rest[at:]
                 anchor = _anchor(rest, at - 1)
-                add(new_rows, Edit("move", anchor, "after", old, old, f.citation, "rule"), (2, abs(d)))
+                edit = Edit(
+                    "move", anchor, "after", old, old, f.citation, "rule", moved=(rows[row].line, rows[row].line)
+                )
+                add(new_rows, edit, (2, abs(d)))
         # 5. the occasion, where a finding is about it: a declared field dropped (its default) or set otherwise
         occ = trace.cast.occasion
         if occ is not None and occ.line is not None and any(f.line == occ.line for f in roots):
             about = next(f for f in roots if f.line == occ.line)
             for made, what in _occasion_edits(rows[occ.line - 1].text):
                 new_rows = rows[: occ.line - 1] + [_replace(rows[occ.line - 1], made)] + rows[occ.line :]
-                edit = Edit("change", occ.line, "at", made, body_of(rows[occ.line - 1].text), about.citation, "rule", fields=(what,))
+                edit = Edit(
+                    "change",
+                    occ.line,
+                    "at",
+                    made,
+                    body_of(rows[occ.line - 1].text),
+                    about.citation,
+                    "rule",
+                    fields=(what,),
+                )
                 add(new_rows, edit, (2, 0))
         # 6. blocks the staging has where the libretto has them elsewhere (one move each)
         for cand in self._block_moves(trace, rows, matcher, rsel, focus):
@@ -455,7 +488,9 @@ class Searcher:
             acts |= {a for a, _ in _path_acts(refusal)}
         return acts
 
-    def _block_moves(self, trace: Trace, rows: list[Row], matcher: difflib.SequenceMatcher, rsel, focus) -> list[Candidate]:
+    def _block_moves(
+        self, trace: Trace, rows: list[Row], matcher: difflib.SequenceMatcher, rsel, focus
+    ) -> list[Candidate]:
         """A run of the staging's events that the libretto has elsewhere: moved there as one block."""
         ops = matcher.get_opcodes()
         dels = [(i1, i2) for tag, i1, i2, _, _ in ops if tag in ("delete", "replace") and i2 - i1 >= 2]
@@ -486,6 +521,7 @@ class Searcher:
                     rsel[j1].cite,
                     "libretto",
                     span=a2 - a1,
+                    moved=(moved[0].line, moved[-1].line),
                 )
                 dist = min((abs(a1 - f.event) for f in focus if f.event is not None), default=0)
                 out.append(Candidate(new_rows, edit, (0, dist)))
@@ -586,8 +622,8 @@ def repair(
 ) -> Outcome:
     """The smallest repairs of `trace` (read from a file of format `fmt`), at most `keep` of them.
 
-    `reread` reads a repaired staging as the input's format reads it (default: the line format for
-    `trace`): every repair shown has been read back and re-checked from the text it writes."""
+    `reread` reads a repaired staging (default: the reader of `fmt`, domain/parse.py READERS): every
+    repair shown has been read back from the text `-o` writes and re-checked."""
     start = time.perf_counter()
     from xiangshe.constraints.rulebook import active_rules
 
@@ -650,7 +686,11 @@ def repair(
             break
     if not found and outcome.bound is None:
         outcome.bound = "edits"
-    reread = reread or (lambda text: parse_lines(text, trace.path))
+    if reread is None:
+        from xiangshe.domain.parse import READERS
+
+        reader = READERS[fmt]
+        reread = lambda text: reader(text, trace.path)  # noqa: E731
     repairs: list[Repair] = []
     for state, new_trace in sorted(found.values(), key=lambda s: _order(s[0].edits)):
         text = _repair_text(state.rows, fmt, new_trace)

@@ -4,8 +4,8 @@ package so that `xiangshe schema NAME` prints them:
 - `trace` (draft-07, what editors implement): trace files in record form (YAML, JSON, JSON Lines
   records); generated from the vocabulary
   by `python -m xiangshe.domain.schema --write`;
-- `check`, `rules`, `explain`, `coverage`, `counterexample`, `query`, `check-rules` (draft
-  2020-12): what those commands print with `--format json` (every command that has it; `generate
+- `check`, `rules`, `explain`, `coverage`, `counterexample`, `query`, `check-rules`, `repair`
+  (draft 2020-12): what those commands print with `--format json` (every command that has it; `generate
   --format jsonl` writes trace records, whose schema is `trace`).
 """
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from importlib.resources import files
 
-NAMES = ("check", "trace", "rules", "explain", "coverage", "counterexample", "query", "check-rules")
+NAMES = ("check", "trace", "rules", "explain", "coverage", "counterexample", "query", "check-rules", "repair")
 
 
 def text(name: str) -> str:
