@@ -30,13 +30,21 @@ TARGET_MEDIAN_S = 2.0
 def one(path: Path) -> dict:
     from xiangshe.constraints.check import check_trace
     from xiangshe.constraints.repair import repair
+    from xiangshe.constraints.rulebook import active_rules, rulebook
     from xiangshe.domain.parse import parse_file, parse_lines
 
+    rule = next((r for r in rulebook() if r.id == path.stem.split(".")[0]), None)
+    from xiangshe.constraints.readings import select
+
+    readings = select([f"{p}={o}" for p, o in (rule.when if rule else ())], None)  # an example may need another
+    rules = active_rules(readings)
     trace = parse_file(path)
     wall = time.perf_counter()
-    outcome = repair(trace, "trace")
+    outcome = repair(trace, "trace", rules, readings)
     took = time.perf_counter() - wall
-    verified = bool(outcome.repairs) and check_trace(parse_lines(outcome.repairs[0].text, str(path))).ok
+    verified = (
+        bool(outcome.repairs) and check_trace(parse_lines(outcome.repairs[0].text, str(path)), rules, readings).ok
+    )
     return {
         "file": path.name,
         "status": outcome.status,

@@ -117,6 +117,7 @@ class Outcome:
     time_budget: float = 0.0
     bound: str | None = None  # edits | candidates | time
     reference: str = ""  # the libretto's options the staging was aligned with
+    readings: dict[str, str] = field(default_factory=dict)  # the contested readings checked under
 
     @property
     def exit_code(self) -> int:
@@ -636,6 +637,7 @@ def repair(
         budget=budget,
         time_budget=seconds,
         reference=_label(options_of(trace)),
+        readings=dict(readings or {}),
     )
     if first.ok:
         outcome.seconds = time.perf_counter() - start

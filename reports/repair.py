@@ -128,8 +128,10 @@ def edit_json(e: Edit, fmt: str) -> dict:
 
 
 def repair_json(o: Outcome, path: str, fmt: str, saved: str | None = None) -> dict:
+    """`repair --format json` (schemas/repair.schema.json)."""
     return {
         "path": path,
+        "format": fmt,
         "status": o.status,
         "ok": o.status == "ok",
         "findings": [
@@ -137,7 +139,13 @@ def repair_json(o: Outcome, path: str, fmt: str, saved: str | None = None) -> di
             for f, c in zip(o.findings, causes(o.findings), strict=True)
         ],
         "repairs": [
-            {"edits": [edit_json(e, fmt) for e in r.edits], "size": len(r.edits), "events": r.events, "rechecked": True}
+            {
+                "size": len(r.edits),
+                "edits": [edit_json(e, fmt) for e in r.edits],
+                "events": r.events,
+                "rechecked": True,
+                "staging": r.text,
+            }
             for r in o.repairs
         ],
         "bound": o.bound,
@@ -150,6 +158,7 @@ def repair_json(o: Outcome, path: str, fmt: str, saved: str | None = None) -> di
             "reference": o.reference,
         },
         "output_file": saved,
+        "readings": o.readings,
     }
 
 
