@@ -49,7 +49,7 @@ WINDOW = 4
 #: the insertions from the libretto tried for one finding, at most
 INSERTS = 24
 #: the one-edit stagings a second edit is tried on, at most (those that leave the fewest findings)
-BEAM = 6
+BEAM = 8
 
 
 @dataclass(frozen=True)
@@ -168,6 +168,18 @@ def reference(dafu: int = 1, zhugong: int = 0, zhongbin: int = 6, taishi: bool =
     sources = [(p.name, p) for p in sorted(LIBRETTO.glob("*.j2"))]
     name = f"repair-reference-{dafu}-{zhugong}-{zhongbin}-{int(taishi)}"
     return derived(name, sources, lambda: _perform(dafu, zhugong, zhongbin, taishi))
+
+
+@cache
+def pairs(dafu: int = 1, zhugong: int = 0, zhongbin: int = 6, taishi: bool = True) -> dict[str, str]:
+    """The libretto's pairs (耦) for these options, by name, as `pair` lines."""
+    from xiangshe.domain.libretto import Cast, Options
+
+    try:
+        options = Options(dafu=dafu, zhugong=zhugong, zhongbin=zhongbin, taishi=taishi)
+    except Exception:  # noqa: BLE001 — options the libretto refuses: the canonical cast
+        options = Options()
+    return {p.name: f"pair {p.name} 上射={p.upper} 下射={p.lower}" for p in Cast(options).pairs}
 
 
 def _perform(dafu: int, zhugong: int, zhongbin: int, taishi: bool) -> tuple[Expected, ...]:
@@ -408,10 +420,13 @@ class Searcher:
                     continue
                 x = rsel[j]
                 relevant = 0 if x.act in needs else 1
-                pos = min(r_pos[j], fi) if relevant == 0 else r_pos[j]  # what the finding needs comes before it
-                if pos > fi + 1 or pos < lo_t - 1 and relevant:
+                if relevant:
+                    if lo_t - 1 <= r_pos[j] <= fi + 1:
+                        scored.append(((1, abs(r_pos[j] - fi), j), (j, r_pos[j])))
                     continue
-                scored.append(((relevant, abs(pos - fi), j), (j, pos)))
+                # what the finding needs: where the libretto has it, else just before or after the faulty event
+                for pos in sorted({r_pos[j], min(r_pos[j], fi + 1), fi}):
+                    scored.append(((0, abs(pos - r_pos[j]), j), (j, pos)))
             for (relevant, dist, _), (j, pos) in sorted(scored)[:INSERTS]:
                 x = rsel[j]
                 made = _insert_rows(trace, rows, pos, x.phase, x.body)
@@ -472,7 +487,29 @@ class Searcher:
                     fields=(what,),
                 )
                 add(new_rows, edit, (2, 0))
-        # 6. blocks the staging has where the libretto has them elsewhere (one move each)
+        # 6. a pair (耦) a finding is about: the libretto's pair of that name, or its sides swapped
+        for f in roots:
+            if f.event is not None or f.line is None or not rows[f.line - 1].text.lstrip().startswith("pair "):
+                continue
+            row = f.line - 1
+            words = body_of(rows[row].text).split()
+            sides = dict(w.split("=", 1) for w in words[2:] if "=" in w)
+            made = [pairs(*options_of(trace)).get(words[1], "")]
+            if {"上射", "下射"} <= set(sides):
+                made.append(f"pair {words[1]} 上射={sides['下射']} 下射={sides['上射']}")
+            for body in made:
+                if body and body != body_of(rows[row].text):
+                    edit = Edit(
+                        "change",
+                        f.line,
+                        "at",
+                        body,
+                        body_of(rows[row].text),
+                        f.citation,
+                        "libretto" if body == made[0] else "rule",
+                    )
+                    add(rows[:row] + [_replace(rows[row], body)] + rows[row + 1 :], edit, (0, 0))
+        # 7. blocks the staging has where the libretto has them elsewhere (one move each)
         for cand in self._block_moves(trace, rows, matcher, rsel, focus):
             add(cand.rows, cand.edit, cand.rank)
         out.sort(key=lambda c: c.rank)
@@ -483,8 +520,15 @@ class Searcher:
         acts: set[str] = set()
         rule = next((r for r in (self.rules or ()) if r.id == f.rule), None)
         if rule is not None and rule.template is not None:
+            from xiangshe.fsm.table import tables
+
+            by_name = {t.name: t for t in tables()}
             for p in rule.template.patterns():
                 acts |= set(p.acts or ())
+                for c in p.conds:  # a state the pattern asks of a machine: the acts that lead to it
+                    machine = by_name.get(c.key.split(".", 1)[1]) if c.key.startswith(("actor.", "obj.")) else None
+                    if machine is not None and not c.negate:
+                        acts |= {e.act for e in machine.edges if e.dest in c.values and e.source != e.dest}
         if refusal is not None:
             acts |= {a for a, _ in _path_acts(refusal)}
         return acts
@@ -653,7 +697,7 @@ def repair(
     found: dict[str, tuple[State, Trace]] = {}
     seen: set[str] = {_text(rows)}
     for size in range(1, max_edits + 1):
-        scored: list[tuple[tuple[int, int, int], State]] = []
+        scored: list[tuple[tuple[int, ...], State]] = []
         for state in level:
             for cand in search.candidates(state):
                 if outcome.tried >= budget:
@@ -676,14 +720,19 @@ def repair(
                     found[text] = (new, new_trace)
                 else:
                     roots = sum(1 for c in causes(result.findings) if c is None)
-                    scored.append(((roots, len(result.findings), len(scored)), new))
+                    scored.append(((roots, len(result.findings), *cand.rank, len(scored)), new))
             if outcome.bound:
                 break
         if found or outcome.bound:
             break
         before = sum(1 for c in causes(level[0].result.findings) if c is None) if size == 1 else None
         scored.sort(key=lambda s: s[0])
-        level = [s for k, s in scored if before is None or k[0] <= before][:BEAM]
+        level, kinds = [], {}  # the best of each kind of edit: a beam of one kind alone misses the others
+        for k, s in scored:
+            kind = s.edits[-1].kind
+            if (before is None or k[0] <= before) and kinds.get(kind, 0) < BEAM // 2 and len(level) < BEAM:
+                kinds[kind] = kinds.get(kind, 0) + 1
+                level.append(s)
         if not level:
             break
     if not found and outcome.bound is None:
@@ -694,7 +743,12 @@ def repair(
         reader = READERS[fmt]
         reread = lambda text: reader(text, trace.path)  # noqa: E731
     repairs: list[Repair] = []
+    said: set[tuple[tuple[str, str, str], ...]] = set()
     for state, new_trace in sorted(found.values(), key=lambda s: _order(s[0].edits)):
+        gist = tuple((e.kind, e.new, e.old) for e in state.edits)
+        if gist in said:  # the same steps a line away: the first (nearest the libretto's place) is enough
+            continue
+        said.add(gist)
         text = _repair_text(state.rows, fmt, new_trace)
         verified = check_trace(reread(text), rules, readings)  # read back from what -o writes
         if verified.ok:

@@ -502,12 +502,12 @@ CATALOGUE: tuple[Entry, ...] = (
     Entry(
         "XS802",
         "repair.found",
-        "{path}: {findings} findings ({causes} to answer); {count} smallest repairs of {edits} edits, "
+        "{path}: violations: {findings}, to answer: {causes}; smallest repairs: {count}, edits each: {edits}; "
         "each re-checked: every machine and rule holds after it",
-        "{path}: {findings} 处违例（须答 {causes} 处）；最小修正 {count} 种，每种 {edits} 步，"
+        "{path}: 违例 {findings} 处，须答 {causes} 处；最小修正 {count} 种，每种 {edits} 步；"
         "均已复核：修正后各状态机与规则皆成立",
     ),
-    Entry("XS803", "repair.heading", "repair {n} ({edits} edits):", "修正 {n}（{edits} 步）："),
+    Entry("XS803", "repair.heading", "repair {n} (edits: {edits}):", "修正 {n}（{edits} 步）："),
     Entry("XS804", "repair.insert", "after line {line}, insert {event}", "于第 {line} 行之后，插入 {event}"),
     Entry("XS805", "repair.insert-first", "before the first event, insert {event}", "于首个事件之前，插入 {event}"),
     Entry("XS806", "repair.delete", "delete line {line}, {event}", "删去第 {line} 行 {event}"),
@@ -533,22 +533,22 @@ CATALOGUE: tuple[Entry, ...] = (
     Entry(
         "XS811",
         "repair.none",
-        "{path}: no repair of at most {edits} edits found: {why}; {tried} candidates checked in {seconds} s. "
+        "{path}: no repair found (--max-edits {edits}): {why}; {tried} candidates checked in {seconds} s. "
         "This is not a proof that none exists: the search tries the edits near the findings that the "
         "libretto, the machines and the findings suggest",
-        "{path}: 未找到至多 {edits} 步的修正：{why}；{seconds} 秒内复核候选 {tried} 个。"
+        "{path}: 未找到修正（--max-edits {edits}）：{why}；{seconds} 秒内复核候选 {tried} 个。"
         "这并不证明没有修正：搜索只尝试礼文脚本、状态机与违例所提示的、违例附近的修改",
     ),
     Entry(
         "XS812",
         "repair.bound-edits",
-        "every candidate it proposes of up to {edits} edits was checked",
-        "所提示的至多 {edits} 步的候选皆已复核",
+        "every candidate it proposes, up to that many edits, was checked",
+        "所提示的候选（至多该步数）皆已复核",
     ),
     Entry(
         "XS813",
         "repair.bound-candidates",
-        "the budget of {budget} candidates was spent (--budget)",
+        "the candidate budget ({budget}) was spent (--budget)",
         "候选预算 {budget} 个已用尽（--budget）",
     ),
     Entry(

@@ -72,7 +72,7 @@ def _why(o: Outcome) -> Message:
         return Message("repair.bound-candidates", budget=o.budget)
     if o.bound == "time":
         return Message("repair.bound-time", seconds=f"{o.time_budget:g}")
-    return Message("repair.bound-edits", edits=o.max_edits)
+    return Message("repair.bound-edits")
 
 
 def repair_text(o: Outcome, path: str, fmt: str, saved: str | None = None) -> str:

@@ -95,7 +95,7 @@ def test_text_says_each_step_in_the_stagings_terms_with_its_quote() -> None:
     assert "「乃射」 (xiangsheli.txt:136)" in out
     # or the tally deleted, with the rule's quote
     assert "delete line 40, `释获者 释获 算 for=弟子1 arrow=1 side=右` — 「不贯不释」 (xiangsheli.txt:134)" in out
-    assert out.index("repair 1 (1 edits)") < out.index("repair 2 (1 edits)")
+    assert out.index("repair 1 (edits: 1)") < out.index("repair 2 (edits: 1)")
 
 
 def test_every_quote_shown_is_the_texts_at_its_line() -> None:
@@ -116,7 +116,7 @@ def test_an_already_ok_staging_exits_0(tmp_path: Path) -> None:
 def test_no_repair_within_a_tiny_bound_exits_3_and_says_so_honestly() -> None:
     result = invoke("repair", str(BU_GUAN), "--budget", "1")
     assert result.exit_code == 3, result.output
-    assert "no repair of at most 2 edits found: the budget of 1 candidates was spent" in result.stdout
+    assert "no repair found (--max-edits 2): the candidate budget (1) was spent (--budget)" in result.stdout
     assert "This is not a proof that none exists" in result.stdout
     doc = json.loads(invoke("repair", str(BU_GUAN), "--budget", "1", "--format", "json").stdout)
     assert doc["status"] == "none" and doc["bound"] == "candidates" and doc["repairs"] == []
