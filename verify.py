@@ -459,7 +459,9 @@ def repair_(
         raise BadInput(Message("input.error", where=_display(Path(file)), message=Message("usage.repair-directory")))
     [source] = _sources((file,), stdin_format, None)
     found = search(located(source.read), source.fmt, located(active_rules, chosen), chosen, **bounds)
-    saved = _save(output, found.repairs[0].text, force) or _display(output) if found.repairs and output else None
+    saved = _display(output) if found.repairs and output is not None else None
+    if saved is not None and output is not None:
+        _save(output, found.repairs[0].text, force)
     echo(repair_output(found, source.display, source.fmt, fmt, saved))
     sys.exit(found.exit_code)
 

@@ -414,7 +414,7 @@ class Searcher:
                         edit = Edit("change", rows[trow].line, "at", x.body, tbody, x.cite, "libretto", fields=fields)
                         add(new_rows, edit, (0 if "actor" not in fields else 3, abs(ti - fi) + abs(r_pos[j] - ti)))
             # 2. the libretto's events the staging lacks, before the finding (insertions)
-            scored: list[tuple[tuple[int, int, int], int]] = []
+            scored: list[tuple[tuple[int, int, int], tuple[int, int]]] = []
             for j in range(max(0, lo_r - 60), hi_r):
                 if j in matched_r:
                     continue
@@ -474,13 +474,13 @@ class Searcher:
         occ = trace.cast.occasion
         if occ is not None and occ.line is not None and any(f.line == occ.line for f in roots):
             about = next(f for f in roots if f.line == occ.line)
-            for made, what in _occasion_edits(rows[occ.line - 1].text):
-                new_rows = rows[: occ.line - 1] + [_replace(rows[occ.line - 1], made)] + rows[occ.line :]
+            for changed, what in _occasion_edits(rows[occ.line - 1].text):
+                new_rows = rows[: occ.line - 1] + [_replace(rows[occ.line - 1], changed)] + rows[occ.line :]
                 edit = Edit(
                     "change",
                     occ.line,
                     "at",
-                    made,
+                    changed,
                     body_of(rows[occ.line - 1].text),
                     about.citation,
                     "rule",
@@ -494,10 +494,10 @@ class Searcher:
             row = f.line - 1
             words = body_of(rows[row].text).split()
             sides = dict(w.split("=", 1) for w in words[2:] if "=" in w)
-            made = [pairs(*options_of(trace)).get(words[1], "")]
+            bodies = [pairs(*options_of(trace)).get(words[1], "")]
             if {"上射", "下射"} <= set(sides):
-                made.append(f"pair {words[1]} 上射={sides['下射']} 下射={sides['上射']}")
-            for body in made:
+                bodies.append(f"pair {words[1]} 上射={sides['下射']} 下射={sides['上射']}")
+            for body in bodies:
                 if body and body != body_of(rows[row].text):
                     edit = Edit(
                         "change",
@@ -506,7 +506,7 @@ class Searcher:
                         body,
                         body_of(rows[row].text),
                         f.citation,
-                        "libretto" if body == made[0] else "rule",
+                        "libretto" if body == bodies[0] else "rule",
                     )
                     add(rows[:row] + [_replace(rows[row], body)] + rows[row + 1 :], edit, (0, 0))
         # 7. blocks the staging has where the libretto has them elsewhere (one move each)
@@ -534,7 +534,12 @@ class Searcher:
         return acts
 
     def _block_moves(
-        self, trace: Trace, rows: list[Row], matcher: difflib.SequenceMatcher, rsel, focus
+        self,
+        trace: Trace,
+        rows: list[Row],
+        matcher: difflib.SequenceMatcher[tuple[str | None, str]],
+        rsel: Sequence[Expected],
+        focus: Sequence[Finding],
     ) -> list[Candidate]:
         """A run of the staging's events that the libretto has elsewhere: moved there as one block."""
         ops = matcher.get_opcodes()
@@ -650,7 +655,7 @@ def _repair_text(rows: Sequence[Row], fmt: str, trace: Trace) -> str:
         return json.dumps(items, ensure_ascii=False, indent=1) + "\n"
     import yaml
 
-    return yaml.safe_dump(items, allow_unicode=True, sort_keys=False, default_flow_style=None)
+    return str(yaml.safe_dump(items, allow_unicode=True, sort_keys=False, default_flow_style=None))
 
 
 def repair(
@@ -727,7 +732,8 @@ def repair(
             break
         before = sum(1 for c in causes(level[0].result.findings) if c is None) if size == 1 else None
         scored.sort(key=lambda s: s[0])
-        level, kinds = [], {}  # the best of each kind of edit: a beam of one kind alone misses the others
+        level = []
+        kinds: dict[str, int] = {}  # the best of each kind of edit: a beam of one kind alone misses the others
         for k, s in scored:
             kind = s.edits[-1].kind
             if (before is None or k[0] <= before) and kinds.get(kind, 0) < BEAM // 2 and len(level) < BEAM:
@@ -764,15 +770,22 @@ def repair(
 
 
 def _order(edits: Iterable[Edit]) -> tuple[object, ...]:
-    """Smallest first: fewer edits; then libretto-backed ones; then by line and kind."""
+    """Smallest first: fewer edits; then the libretto's own events and values, the machines' acts, the
+    faulty event deleted or moved, and last another person put in an event's place; then by line."""
     es = list(edits)
     kinds = ("change", "insert", "move", "delete")
     return (
         len(es),
-        sum(e.source != "libretto" for e in es),
+        sum(_preference(e) for e in es),
         sum(e.span for e in es),
         [(e.anchor or 0, kinds.index(e.kind), e.new, e.old) for e in es],
     )
+
+
+def _preference(e: Edit) -> int:
+    if e.kind == "change" and ("actor" in e.fields or "act" in e.fields):
+        return 3
+    return {"libretto": 0, "machine": 1}.get(e.source, 2)
 
 
 def _label(options: tuple[int, int, int, bool]) -> str:

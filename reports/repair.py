@@ -29,7 +29,7 @@ def record(body: str) -> dict[str, str]:
         return {words[0]: " ".join(words[1:])}
     plain = [w for w in words if "=" not in w]
     out = dict(zip(("actor", "act", "obj"), plain, strict=False))
-    out.update(w.split("=", 1) for w in words if "=" in w)  # type: ignore[arg-type]
+    out.update(w.partition("=")[::2] for w in words if "=" in w)
     return out
 
 
