@@ -575,7 +575,7 @@ CATALOGUE: tuple[Entry, ...] = (
         "XS819",
         "usage.repair-directory",
         "is a directory; repair takes one staging file",
-        "是目录；修正（repair）只接受一个仪注文件",
+        "是目录；修正只接受一个仪注文件",
     ),
 )
 
