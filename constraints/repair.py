@@ -415,7 +415,12 @@ class Searcher:
                         add(new_rows, edit, (0 if "actor" not in fields else 3, abs(ti - fi) + abs(r_pos[j] - ti)))
             # 2. the libretto's events the staging lacks, before the finding (insertions)
             scored: list[tuple[tuple[int, int, int], tuple[int, int]]] = []
-            for j in range(max(0, lo_r - 60), hi_r):
+            near = range(max(0, lo_r - 60), hi_r)
+            # what the finding's rule or machine needs may be due anywhere in its phase (a response at its end)
+            further = [
+                j for j in range(len(rsel)) if j not in near and rsel[j].phase == ev.phase and rsel[j].act in needs
+            ]
+            for j in [*near, *further]:
                 if j in matched_r:
                     continue
                 x = rsel[j]
@@ -523,11 +528,12 @@ class Searcher:
             from xiangshe.fsm.table import tables
 
             by_name = {t.name: t for t in tables()}
-            for p in rule.template.patterns():
+            answers = rule.template.needs()  # the patterns whose events answer the rule; else those it forbids
+            for p in answers or rule.template.patterns():
                 acts |= set(p.acts or ())
-                for c in p.conds:  # a state the pattern asks of a machine: the acts that lead to it
+                for c in p.conds:  # a state the rule asks of a machine (forbidding `!=X` asks X): the acts to it
                     machine = by_name.get(c.key.split(".", 1)[1]) if c.key.startswith(("actor.", "obj.")) else None
-                    if machine is not None and not c.negate:
+                    if machine is not None and c.negate != bool(answers):
                         acts |= {e.act for e in machine.edges if e.dest in c.values and e.source != e.dest}
         if refusal is not None:
             acts |= {a for a, _ in _path_acts(refusal)}
