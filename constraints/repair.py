@@ -69,7 +69,7 @@ class Expected:
 class Edit:
     """One step of a repair, on the staging as the search holds it (rows of the line format)."""
 
-    kind: str  # insert | delete | move | change
+    kind: str  # insert | delete | move | change | rename (an object, in every event on it)
     anchor: int | None  # the input's line the step is placed by (after it: insert, move; at it: delete, change)
     where: str  # "after" | "before" | "at"
     new: str  # the event (line format) inserted, moved or written in place of the old one; "" for delete
@@ -398,13 +398,16 @@ class Searcher:
             window = range(lo_r, hi_r)
             needs = self._needs(f, refusals.get(fi))
             # 1. the libretto's version of an event near the finding, the staging's own first (a change)
-            for ti in sorted(range(lo_t, hi_t), key=lambda i: (i != fi, abs(i - fi), i)):
+            # (and the events of the finding's phase whose act answers it, wherever they are: a response)
+            answering = [i for i, e in enumerate(trace.events) if e.phase == ev.phase and e.act in needs]
+            for ti in sorted({*range(lo_t, hi_t), *answering}, key=lambda i: (i != fi, abs(i - fi), i)):
                 te = trace[ti]
                 if ti != fi and ti in t_to_r:
                     continue
                 trow = te.line - 1
                 tbody = body_of(rows[trow].text)
-                for j in window:
+                same_phase = [j for j in range(len(rsel)) if j not in window and rsel[j].phase == te.phase]
+                for j in [*window, *(same_phase if te.act in needs else ())]:
                     x = rsel[j]
                     if j in matched_r or x.body == tbody or x.phase != te.phase or x.act != te.act:
                         continue
@@ -413,6 +416,23 @@ class Searcher:
                         new_rows = rows[:trow] + [_replace(rows[trow], x.body)] + rows[trow + 1 :]
                         edit = Edit("change", rows[trow].line, "at", x.body, tbody, x.cite, "libretto", fields=fields)
                         add(new_rows, edit, (0 if "actor" not in fields else 3, abs(ti - fi) + abs(r_pos[j] - ti)))
+                        if "object" in fields and te.obj_token and x.obj and te.obj is not None:
+                            renamed = _rename(rows, trace, te.obj_token, x.obj)
+                            if renamed is not None:
+                                new_rows, lines = renamed
+                                edit = Edit(
+                                    "rename",
+                                    rows[trow].line,
+                                    "at",
+                                    x.obj,
+                                    te.obj_token,
+                                    x.cite,
+                                    "libretto",
+                                    fields=("object",),
+                                    moved=(lines[0], lines[-1]),
+                                    span=len(lines),
+                                )
+                                add(new_rows, edit, (0, abs(ti - fi) + 1))
             # 2. the libretto's events the staging lacks, before the finding (insertions)
             scored: list[tuple[tuple[int, int, int], tuple[int, int]]] = []
             near = range(max(0, lo_r - 60), hi_r)
@@ -582,6 +602,24 @@ class Searcher:
                 dist = min((abs(a1 - f.event) for f in focus if f.event is not None), default=0)
                 out.append(Candidate(new_rows, edit, (0, dist)))
         return out
+
+
+def _rename(rows: list[Row], trace: Trace, old: str, new: str) -> tuple[list[Row], list[int]] | None:
+    """Every event on the object `old` written on `new` instead (one object for another throughout:
+    a 爵 where the text has a 觯); the input's lines changed. None if `new` is already in use."""
+    events = [e for e in trace.events if e.obj_token == old]
+    if len(events) < 2 or any(e.obj_token == new for e in trace.events):
+        return None
+    out = list(rows)
+    lines: list[int] = []
+    for e in events:
+        row = out[e.line - 1]
+        words = body_of(row.text).split()
+        body = " ".join(new if i == 2 and w == old else w for i, w in enumerate(words))
+        out[e.line - 1] = _replace(row, body)
+        if row.line is not None:
+            lines.append(row.line)
+    return (out, lines) if lines else None
 
 
 def _occasion_edits(row: str) -> list[tuple[str, str]]:
@@ -779,7 +817,7 @@ def _order(edits: Iterable[Edit]) -> tuple[object, ...]:
     """Smallest first: fewer edits; then the libretto's own events and values, the machines' acts, the
     faulty event deleted or moved, and last another person put in an event's place; then by line."""
     es = list(edits)
-    kinds = ("change", "insert", "move", "delete")
+    kinds = ("change", "rename", "insert", "move", "delete")
     return (
         len(es),
         sum(_preference(e) for e in es),

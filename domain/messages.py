@@ -572,6 +572,12 @@ CATALOGUE: tuple[Entry, ...] = (
     Entry("XS817", "repair.first", "{what}: {rule} at line {line}", "{what}：第 {line} 行 {rule}"),
     Entry("XS818", "repair.finding", "finding", "违例"),
     Entry(
+        "XS820",
+        "repair.rename",
+        "change the object {old} to {new} in each of its {n} events (lines {lines})",
+        "将器物 {old} 改为 {new}，凡 {n} 个事件（第 {lines} 行）",
+    ),
+    Entry(
         "XS819",
         "usage.repair-directory",
         "is a directory; repair takes one staging file",

@@ -51,6 +51,9 @@ def step(e: Edit, fmt: str) -> Message:
         return Message(
             "repair.change", line=e.anchor, old=shown(e.old, fmt), new=shown(e.new, fmt), fields=Join(e.fields)
         )
+    if e.kind == "rename":
+        lines = f"{e.moved[0]}–{e.moved[1]}"
+        return Message("repair.rename", old=e.old, new=e.new, n=e.span, lines=lines)
     first, last = e.moved
     to = e.anchor if e.anchor is not None else 0
     if e.span > 1:
@@ -122,7 +125,7 @@ def edit_json(e: Edit, fmt: str) -> dict:
         "quote": e.cite.quote if e.cite else None,
         "source_line": e.cite.line if e.cite else None,
     }
-    if e.kind == "move":
+    if e.kind in ("move", "rename"):
         doc["moved"] = {"first": e.moved[0], "last": e.moved[1], "events": e.span}
     return doc
 
