@@ -79,6 +79,7 @@ class Edit:
     span: int = 1  # events moved together (a block)
     fields: tuple[str, ...] = ()  # for a change: what changed (actor, act, object, at, face …)
     moved: tuple[int | None, int | None] = (None, None)  # for a move: the input's lines of the events moved
+    after_new: str = ""  # for an insert right after an event an earlier step inserted: that event
 
 
 @dataclass
@@ -267,6 +268,17 @@ def _anchor(rows: Sequence[Row], at: int) -> int | None:
         if rows[i].line is not None:
             return rows[i].line
     return None
+
+
+def _after_new(rows: Sequence[Row], at: int) -> str:
+    """The event a repair inserted that the row at `at` is (or follows, past a new phase line); "" if
+    the nearest event row there came from the input."""
+    for i in range(min(at, len(rows) - 1), -1, -1):
+        if rows[i].line is not None:
+            return ""
+        if not rows[i].text.startswith("phase "):
+            return body_of(rows[i].text)
+    return ""
 
 
 def _insert_rows(
@@ -459,7 +471,9 @@ class Searcher:
                     continue
                 new_rows, at = made
                 where_line = _anchor(rows, at - 1)
-                edit = Edit("insert", where_line, "after", x.body, "", x.cite, "libretto")
+                edit = Edit(
+                    "insert", where_line, "after", x.body, "", x.cite, "libretto", after_new=_after_new(rows, at - 1)
+                )
                 add(new_rows, edit, (0 if relevant == 0 else 1, dist))
             # 3. the machines: acts that bring the refused instance to a state where its act is allowed
             r = refusals.get(fi)
@@ -473,7 +487,16 @@ class Searcher:
                         new_rows, at = made
                         add(
                             new_rows,
-                            Edit("insert", _anchor(rows, at - 1), "after", body, "", edge_cite, "machine"),
+                            Edit(
+                                "insert",
+                                _anchor(rows, at - 1),
+                                "after",
+                                body,
+                                "",
+                                edge_cite,
+                                "machine",
+                                after_new=_after_new(rows, at - 1),
+                            ),
                             (1, 0),
                         )
             # 4. the faulty event deleted, or moved

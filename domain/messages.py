@@ -578,6 +578,12 @@ CATALOGUE: tuple[Entry, ...] = (
         "将器物 {old} 改为 {new}，凡 {n} 个事件（第 {lines} 行）",
     ),
     Entry(
+        "XS821",
+        "repair.insert-after-new",
+        "right after the {before} inserted above, insert {event}",
+        "紧接上面插入的 {before} 之后，插入 {event}",
+    ),
+    Entry(
         "XS819",
         "usage.repair-directory",
         "is a directory; repair takes one staging file",

@@ -42,6 +42,8 @@ def shown(body: str, fmt: str) -> str:
 
 def step(e: Edit, fmt: str) -> Message:
     if e.kind == "insert":
+        if e.after_new:
+            return Message("repair.insert-after-new", event=shown(e.new, fmt), before=shown(e.after_new, fmt))
         if e.anchor is None:
             return Message("repair.insert-first", event=shown(e.new, fmt))
         return Message("repair.insert", line=e.anchor, event=shown(e.new, fmt))
