@@ -227,3 +227,25 @@ def test_json_of_a_repair_names_the_edit_and_its_quote() -> None:
     edit = doc["repairs"][0]["edits"][0]
     assert edit["kind"] == "change" and edit["fields"] == ["result"] and edit["proposed_by"] == "libretto"
     assert edit["quote"] == "乃射" and edit["source_line"] == 136
+
+
+def test_a_vessel_used_for_another_is_renamed_in_one_edit() -> None:
+    outcome = repair(parse_file(bundled.VIOLATIONS / "qi-ta-yong-zhi.trace"), "trace", active_rules())
+    assert outcome.status == "repaired"
+    [edit] = outcome.repairs[0].edits
+    assert (edit.kind, edit.old, edit.new, edit.fields) == ("rename", "爵1", "觯1", ("object",))
+    assert edit.span >= 2  # every event on the 爵, in one edit
+    fixed = parse_lines(outcome.repairs[0].text, "<fixed>")
+    assert not any(e.obj_token == "爵1" for e in fixed.events) and check_trace(fixed).ok
+
+
+def test_two_insertions_say_where_each_goes() -> None:
+    outcome = repair(parse_file(bundled.VIOLATIONS / "gao-zuo-you-zu-she-san-bi.trace"), "trace", active_rules())
+    assert outcome.status == "repaired"
+    edits = outcome.repairs[0].edits
+    assert len(edits) == 2 and {e.kind for e in edits} == {"insert"}
+    # applied in order, each right after its line: the 释获者 goes up the west stairs, then reports
+    assert [e.new for e in edits] == ["释获者 告 to=宾 words=左右卒射", "释获者 升 at=西阶"]
+    fixed = parse_lines(outcome.repairs[0].text, "<fixed>")
+    acts = [e.render() for e in fixed.events][-2:]
+    assert acts == ["释获者 升 at=西阶", "释获者 告 to=宾 words=左右卒射"]
