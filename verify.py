@@ -29,9 +29,9 @@ if __name__ == "__main__" and not __package__:  # `python verify.py …` in a ch
     sys.modules["xiangshe"] = importlib.util.module_from_spec(_spec)
     _spec.loader.exec_module(sys.modules["xiangshe"])
 
-from xiangshe import version  # noqa: E402  (pyproject.toml's version, read when asked)
+from xiangshe import schemas, version  # noqa: E402  (pyproject.toml's version, read when asked)
 from xiangshe.reports.cli import github_input_errors  # noqa: E402 (after the bootstrap above)
-from xiangshe.reports.commands import checking, everyreading, listing, solving  # noqa: E402
+from xiangshe.reports.commands import checking, everyreading, listing, repairing, solving  # noqa: E402
 from xiangshe.reports.echo import Group, echo  # noqa: E402
 from xiangshe.reports.options import (  # noqa: E402
     FORMATS,
@@ -46,6 +46,7 @@ from xiangshe.reports.options import (  # noqa: E402
     lint_options,
     query_options,
     reading_options,
+    repair_options,
     report_options,
     staging_options,
     stdin_options,
@@ -210,12 +211,22 @@ def coverage(**options) -> None:
     sys.exit(listing.coverage(**options))
 
 
+@cli.command("repair")
+@repair_options
+@reading_options
+def repair_(**options) -> None:
+    """The smallest repairs of a failing staging FILE, each step quoting the text that asks for it (-o: write it).
+
+    \b
+    Exit status: 0 FILE holds; 1 violations, with repairs (each re-checked); 2 bad input;
+    3 no repair within the bound (--max-edits, --budget, --timeout): not a proof that none exists."""
+    sys.exit(repairing.repair(**options))
+
+
 @cli.command()
 @click.argument(
     "name",
-    type=click.Choice(
-        ["check", "trace", "rules", "explain", "coverage", "counterexample", "query", "check-rules", "readings"]
-    ),
+    type=click.Choice(schemas.NAMES),
 )
 def schema(name: str) -> None:
     """Print the JSON Schema of NAME: `trace` files, or the JSON output of a command."""

@@ -560,6 +560,98 @@ CATALOGUE: tuple[Entry, ...] = (
     ),
     Entry("XS878", "readings.findings", "{n} finding(s)", "{n} 处误"),
     Entry("XS879", "readings.lines", "line {lines}", "第 {lines} 行"),
+    # repair (constraints/repair.py, reports/repair.py)
+    Entry("XS801", "repair.ok", "{path}: ok, nothing to repair", "{path}: 合乎礼文，无须修正"),
+    Entry(
+        "XS802",
+        "repair.found",
+        "{path}: violations: {findings}, to answer: {causes}; smallest repairs: {count}, edits each: {edits}; "
+        "each re-checked: every machine and rule holds after it",
+        "{path}: 违例 {findings} 处，须答 {causes} 处；最小修正 {count} 种，每种 {edits} 步；"
+        "均已复核：修正后各状态机与规则皆成立",
+    ),
+    Entry("XS803", "repair.heading", "repair {n} (edits: {edits}):", "修正 {n}（{edits} 步）："),
+    Entry("XS804", "repair.insert", "after line {line}, insert {event}", "于第 {line} 行之后，插入 {event}"),
+    Entry("XS805", "repair.insert-first", "before the first event, insert {event}", "于首个事件之前，插入 {event}"),
+    Entry("XS806", "repair.delete", "delete line {line}, {event}", "删去第 {line} 行 {event}"),
+    Entry(
+        "XS807",
+        "repair.change",
+        "at line {line}, change {old} to {new} ({fields})",
+        "第 {line} 行，将 {old} 改为 {new}（{fields}）",
+    ),
+    Entry(
+        "XS808",
+        "repair.move",
+        "move line {line}, {event}, to after line {to}",
+        "将第 {line} 行 {event} 移至第 {to} 行之后",
+    ),
+    Entry(
+        "XS809",
+        "repair.move-block",
+        "move lines {first}–{last} ({n} events, from {event}) to after line {to}",
+        "将第 {first}–{last} 行（{n} 个事件，自 {event} 起）移至第 {to} 行之后",
+    ),
+    Entry("XS810", "repair.cite", "{step} — 「{quote}」 ({where})", "{step} —— 「{quote}」（{where}）"),
+    Entry(
+        "XS811",
+        "repair.none",
+        "{path}: no repair found (--max-edits {edits}): {why}; {tried} candidates checked in {seconds} s. "
+        "This is not a proof that none exists: the search tries the edits near the findings that the "
+        "libretto, the machines and the findings suggest",
+        "{path}: 未找到修正（--max-edits {edits}）：{why}；{seconds} 秒内复核候选 {tried} 个。"
+        "这并不证明没有修正：搜索只尝试礼文脚本、状态机与违例所提示的、违例附近的修改",
+    ),
+    Entry(
+        "XS812",
+        "repair.bound-edits",
+        "every candidate it proposes, up to that many edits, was checked",
+        "所提示的候选（至多该步数）皆已复核",
+    ),
+    Entry(
+        "XS813",
+        "repair.bound-candidates",
+        "the candidate budget ({budget}) was spent (--budget)",
+        "候选预算 {budget} 个已用尽（--budget）",
+    ),
+    Entry(
+        "XS814",
+        "repair.bound-time",
+        "the time budget of {seconds} s was spent (--timeout)",
+        "时间预算 {seconds} 秒已用尽（--timeout）",
+    ),
+    Entry(
+        "XS815",
+        "repair.wrote",
+        "wrote {path}: repair 1, re-checked (ok)",
+        "已写入 {path}：修正 1，已复核（合乎礼文）",
+    ),
+    Entry(
+        "XS816",
+        "repair.searched",
+        "{tried} candidates checked in {seconds} s; aligned with the libretto performed for {reference}",
+        "{seconds} 秒内复核候选 {tried} 个；对照礼文脚本（{reference}）",
+    ),
+    Entry("XS817", "repair.first", "{what}: {rule} at line {line}", "{what}：第 {line} 行 {rule}"),
+    Entry("XS818", "repair.finding", "finding", "违例"),
+    Entry(
+        "XS820",
+        "repair.rename",
+        "change the object {old} to {new} in each of its {n} events (lines {lines})",
+        "将器物 {old} 改为 {new}，凡 {n} 个事件（第 {lines} 行）",
+    ),
+    Entry(
+        "XS821",
+        "repair.insert-after-new",
+        "right after the {before} inserted above, insert {event}",
+        "紧接上面插入的 {before} 之后，插入 {event}",
+    ),
+    Entry(
+        "XS819",
+        "usage.repair-directory",
+        "is a directory; repair takes one staging file",
+        "是目录；修正只接受一个仪注文件",
+    ),
 )
 
 BY_NAME: dict[str, Entry] = {e.name: e for e in CATALOGUE}

@@ -457,3 +457,46 @@ def all_readings_options(command: str = "readings"):
         )
         options = [flag, bound]
     return lambda f: _apply(options, f)
+
+
+def repair_options(f):
+    """The options of `repair`: its FILE, where the repaired staging goes, and the bounds of the search."""
+    options = [
+        click.argument("file", type=click.Path(allow_dash=True, path_type=str)),
+        click.option(
+            "-o",
+            "--output",
+            type=click.Path(dir_okay=False, path_type=Path),
+            help="write the first (smallest) repaired staging here, in FILE's format (refused if the file "
+            "exists, unless --force; FILE itself is never touched)",
+        ),
+        click.option("--force", is_flag=True, help="overwrite the output file"),
+        click.option("--format", "fmt", type=FORMATS, default="text", show_default=True),
+        click.option(
+            "--max-edits",
+            type=click.IntRange(1, 4),
+            default=2,
+            show_default=True,
+            help="the most edits a repair may have",
+        ),
+        click.option(
+            "--budget",
+            type=click.IntRange(1, 100000),
+            default=400,
+            show_default=True,
+            help="the most candidate stagings checked",
+        ),
+        click.option(
+            "--timeout",
+            "seconds",
+            type=click.FloatRange(0.1, 3600),
+            default=30.0,
+            show_default=True,
+            help="the most seconds spent searching",
+        ),
+        click.option(
+            "--keep", type=click.IntRange(1, 50), default=5, show_default=True, help="the most repairs listed"
+        ),
+        click.option("--stdin-format", type=click.Choice(list(STDIN_FORMATS)), help="how to read `-` (default: trace)"),
+    ]
+    return _apply(options, f)
