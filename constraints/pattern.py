@@ -357,8 +357,8 @@ class Context:
         self._split: dict[tuple[str, str | None], dict[str, list[int]]] = {}
         self._phased: dict[str, dict[str | None, list[int]]] = {}
         self._getters: dict[str, Callable[[Event], str | None]] = {}
-        self._hits: dict[int, tuple[list[Event], set[int]]] = {}  # by the compiled pattern's slot
-        self._mine: dict[int, tuple[Pattern, tuple[list[Event], set[int]]]] = {}  # by the pattern object
+        self._hits: dict[int, list[Event]] = {}  # by the compiled pattern's slot
+        self._mine: dict[int, tuple[Pattern, list[Event]]] = {}  # by the pattern object
 
     def getter(self, key: str) -> Callable[[Event], str | None]:
         """A function reading `key` of an event (what `value` returns), made once per key."""
@@ -404,16 +404,10 @@ class Context:
                 index = {r: g[0] if len(g) == 1 else sorted(i for one in g for i in one) for r, g in merged.items()}
                 self._index[field] = index
                 return index
-            keys: list[str | None]
-            if field == "act":
-                keys = [e.act for e in events]
-            elif field == "phase":
-                keys = [e.phase for e in events]
-            else:
-                keys = [e.actor for e in events]
             index = self._index[field] = defaultdict(list)
-            for i, k in enumerate(keys):
-                index[k].append(i)
+            key = attrgetter(field)  # act, phase or actor
+            for e in events:  # an event's index is its place in the trace (and the int it holds is shared)
+                index[key(e)].append(e.index)
             index.default_factory = None
         return index
 
@@ -460,9 +454,9 @@ class Context:
 
     def hits(self, p: Pattern) -> list[Event]:
         """The events that match `p`, in trace order."""
-        return self._hit(p)[0]
+        return self._hit(p)
 
-    def _hit(self, p: Pattern) -> tuple[list[Event], set[int]]:
+    def _hit(self, p: Pattern) -> list[Event]:
         mine = self._mine.get(id(p))  # the pattern object is kept with its hits: its id is its own
         if mine is not None and mine[0] is p:
             return mine[1]
@@ -474,7 +468,7 @@ class Context:
             if test is not None and found:
                 persons, replay = self.persons, self.replay
                 found = [e for e in found if test(e, persons, replay)]
-            got = self._hits[c.slot] = (found, {e.index for e in found})
+            got = self._hits[c.slot] = found
         self._mine[id(p)] = (p, got)
         return got
 
@@ -482,18 +476,18 @@ class Context:
         """The events that match any of `patterns`, in trace order, each with which ones it matches."""
         hit = [self._hit(p) for p in patterns]
         if len(hit) == 1:
-            return [(e, (True,)) for e in hit[0][0]]
+            return [(e, _ONE) for e in hit[0]]
+        if len(hit) == 2:
+            return _merge(hit[0], hit[1])
+        flags: dict[int, list[bool]] = {}  # the hits' lists are sorted by index: no sets are kept for this
+        for k, found in enumerate(hit):
+            for e in found:
+                got = flags.get(e.index)
+                if got is None:
+                    got = flags[e.index] = [False] * len(hit)
+                got[k] = True
         events = self.trace.events
-        sets = [s for _, s in hit]
-        if len(sets) == 2:
-            s0, s1 = sets
-            if not s1:
-                return [(e, (True, False)) for e in hit[0][0]]
-            if not s0:
-                return [(e, (False, True)) for e in hit[1][0]]
-            return [(events[i], (i in s0, i in s1)) for i in sorted(s0 | s1)]
-        union = sorted(set().union(*sets))
-        return [(events[i], tuple(i in s for s in sets)) for i in union]
+        return [(events[i], tuple(flags[i])) for i in sorted(flags)]
 
     def keyer(self, keys: tuple[str, ...]) -> Callable[[Event], tuple[str | None, ...]]:
         """A function giving an event's values of `keys` (its correlation key), made once per keys."""
@@ -521,6 +515,50 @@ class Context:
 
             self._keyers[keys] = got
         return got
+
+
+_ONE = (True,)
+_FIRST, _SECOND, _BOTH = (True, False), (False, True), (True, True)
+
+
+def _merge(a: list[Event], b: list[Event]) -> list[tuple[Event, tuple[bool, ...]]]:
+    """The events of two lists in trace order (each sorted by index), each with the lists it is in."""
+    if not b:
+        return [(e, _FIRST) for e in a]
+    if not a:
+        return [(e, _SECOND) for e in b]
+    out: list[tuple[Event, tuple[bool, ...]]] = []
+    add = out.append
+    i = j = 0
+    na, nb = len(a), len(b)
+    x, y = a[0], b[0]
+    xi, yi = x.index, y.index
+    while True:
+        if xi < yi:
+            add((x, _FIRST))
+            i += 1
+            if i == na:
+                break
+            x = a[i]
+            xi = x.index
+        elif yi < xi:
+            add((y, _SECOND))
+            j += 1
+            if j == nb:
+                break
+            y = b[j]
+            yi = y.index
+        else:
+            add((x, _BOTH))
+            i += 1
+            j += 1
+            if i == na or j == nb:
+                break
+            x, y = a[i], b[j]
+            xi, yi = x.index, y.index
+    out += [(e, _FIRST) for e in a[i:]]
+    out += [(e, _SECOND) for e in b[j:]]
+    return out
 
 
 def _no_key(_e: Event) -> tuple[()]:
