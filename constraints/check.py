@@ -18,7 +18,7 @@ from xiangshe.domain.messages import Message
 from xiangshe.domain.parse import TraceErrors
 from xiangshe.domain.sources import Source
 from xiangshe.domain.text import Citation
-from xiangshe.domain.trace import Trace
+from xiangshe.domain.trace import Event, Trace
 from xiangshe.fsm.replay import Refusal, Replay, object_steps, replay
 from xiangshe.fsm.table import Table
 
@@ -153,36 +153,93 @@ def refusal_finding(trace: Trace, r: Refusal, thread: str = "") -> Finding:
     )
 
 
-def rule_findings(trace: Trace, ctx: Context, rule: Rule) -> list[Finding]:
+def rule_findings(trace: Trace, ctx: Context, rule: Rule, shared: Shared | None = None) -> list[Finding]:
+    """The findings of one rule on the trace of `ctx`. With `shared`, the equal values of findings (a
+    message, an event's words, a thread) are one object across the rules and events of a check."""
     assert rule.template is not None
+    share = shared or Shared()
     out = []
+    rid, name, catalogue, citation, location = rule.id, rule.name, rule.catalogue, rule.citations[0], rule.location
+    headings, reading = rule.headings, rule.reading
     for v in rule.template.holds(ctx):
         index: int | None
         line: int | None
         if v.at is not None:
             e = trace[v.at]
-            index, line, subject = e.index, e.line, e.render()
+            index, line, subject = e.index, e.line, share.subject(e)
         else:
             index, line, subject = None, v.line, _subject(trace, v.line)
-        thread = f"{rule.id}|{v.key!r}" if v.key is not None else ""
+        thread = share.text(f"{rid}|{v.key!r}") if v.key is not None else ""
         out.append(
             Finding(
-                rule.id,
-                rule.name,
-                rule.catalogue,
+                rid,
+                name,
+                catalogue,
                 index,
                 line,
-                v.message,
-                rule.citations[0],
-                rule.location,
-                rule.headings,
+                share.message(v.message),
+                citation,
+                location,
+                headings,
                 trace.line_text(line) if line else "",
-                rule.reading,
+                reading,
                 subject,
                 thread,
             )
         )
     return out
+
+
+class Shared:
+    """The values of one check's findings, each made once: a large trace repeats its events, and its
+    findings repeat their messages, subjects and threads (a million events find a hundred thousand
+    times what a few hundred distinct ones say). Only values that are equal in every language are
+    shared: a message is keyed by its name and its parameters' values, not by its English text."""
+
+    def __init__(self) -> None:
+        self._texts: dict[str, str] = {}
+        self._subjects: dict[tuple[object, ...], str] = {}
+        self._messages: dict[object, str] = {}
+
+    def text(self, s: str) -> str:
+        return self._texts.setdefault(s, s)
+
+    def subject(self, e: Event) -> str:
+        """The event as its findings name it (`Event.render`), made once for its words."""
+        key = (e.actor, e.act, e.obj_token, e.attrs)
+        got = self._subjects.get(key)
+        if got is None:
+            got = self._subjects[key] = e.render()
+        return got
+
+    def message(self, m: str) -> str:
+        key = _structure(m)
+        return m if key is None else self._messages.setdefault(key, m)
+
+
+def _structure(value: object) -> object:
+    """A key equal for two values only if they say the same in every language (a message: its name
+    and its parameters' keys, recursively), or None when that cannot be told."""
+    kind = type(value)
+    if kind is Message:
+        assert isinstance(value, Message)
+        parts: list[object] = [kind, value.name]
+        for k, v in value.params.items():
+            got = _structure(v)
+            if got is None:
+                return None
+            parts += (k, got)
+        return tuple(parts)
+    if kind in (str, int, bool) or value is None:
+        return (kind, value)
+    params = getattr(kind, "__dataclass_params__", None)
+    if params is not None and params.frozen:  # a pattern: equal fields, equal text
+        try:
+            hash(value)
+        except TypeError:
+            return None
+        return (kind, value)
+    return None
 
 
 def refusal_threads(trace: Trace, rep: Replay) -> list[str]:
@@ -278,8 +335,9 @@ def check_trace(trace: Trace, rules: Sequence[Rule] | None = None, readings: dic
     ctx = Context(trace, rep)
     rules = rules if rules is not None else active_rules()
     pending: list[Pending] = []
+    shared = Shared()
     for rule in plan(rules).run(ctx):  # the others find nothing here, by their templates' contract
-        for f in rule_findings(trace, ctx, rule):
+        for f in rule_findings(trace, ctx, rule, shared):
             if due_beyond(trace, rule, f.event):  # a fragment stops before it is due
                 pending.append(Pending(f.rule, f.line, f.message))
             else:
