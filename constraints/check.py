@@ -131,25 +131,37 @@ def validate(trace: Trace) -> None:
         raise TraceErrors(errors[:20])
 
 
-def refusal_finding(trace: Trace, r: Refusal, thread: str = "") -> Finding:
+def refusal_finding(trace: Trace, r: Refusal, thread: str = "", shared: Shared | None = None) -> Finding:
+    """The finding of a machine's refusal. With `shared`, what equal refusals say is made once."""
     t: Table = r.table
-    needed = next((e for e in t.edges if e.act == r.event.act), t.edges[0])
-    who = r.instance if not t.is_person else f"{r.instance} ({t.name})"
+    share = shared or Shared()
+    key = (t.path, t.name, r.instance, r.event.act, r.state, r.allowed)
+    said = share.refusals.get(key)
+    if said is None:
+        needed = next((e for e in t.edges if e.act == r.event.act), t.edges[0])
+        who = r.instance if not t.is_person else f"{r.instance} ({t.name})"
+        said = share.refusals[key] = (
+            f"machine.{t.slug}",
+            Message("machine.refused", who=who, act=r.event.act, state=r.state, allowed=", ".join(r.allowed))
+            if r.allowed
+            else Message("machine.refused-nothing", who=who, act=r.event.act, state=r.state),
+            needed.cite,
+            f"{t.path}:{needed.defined_at}  {needed.act}: {needed.source} → {needed.dest}",
+        )
+    rule, message, citation, defined = said
     return Finding(
-        rule=f"machine.{t.slug}",
+        rule=rule,
         name=t.name,
         catalogue=None,
         event=r.event.index,
         line=r.event.line,
-        message=Message("machine.refused", who=who, act=r.event.act, state=r.state, allowed=", ".join(r.allowed))
-        if r.allowed
-        else Message("machine.refused-nothing", who=who, act=r.event.act, state=r.state),
-        citation=needed.cite,
-        defined=f"{t.path}:{needed.defined_at}  {needed.act}: {needed.source} → {needed.dest}",
+        message=message,
+        citation=citation,
+        defined=defined,
         headings=(),
         excerpt=trace.line_text(r.event.line),
-        subject=r.event.render(),
-        thread=thread,
+        subject=share.subject(r.event),
+        thread=share.text(thread),
     )
 
 
@@ -200,6 +212,8 @@ class Shared:
         self._texts: dict[str, str] = {}
         self._subjects: dict[tuple[object, ...], str] = {}
         self._messages: dict[object, str] = {}
+        #: what a machine's refusal says (its rule, message, citation, definition), by the refusal's words
+        self.refusals: dict[tuple[object, ...], tuple[str, str, Citation, str]] = {}
 
     def text(self, s: str) -> str:
         return self._texts.setdefault(s, s)
@@ -248,10 +262,10 @@ def refusal_threads(trace: Trace, rep: Replay) -> list[str]:
     was), is judged against the same stale state, so its later refusals follow from the first; the
     thread is the instance, its state and the event of the first refusal of the run."""
     moved: dict[object, list[int]] = {}  # (label, actor) and label -> the events that moved it
-    for i, changes in enumerate(rep.changes):
-        for label, _, _ in changes:
-            moved.setdefault((label, trace[i].actor), []).append(i)
-            moved.setdefault(label, []).append(i)
+    for e, changes in zip(trace.events, rep.changes, strict=True):
+        for label, _, _ in changes:  # (the event's own index: its int is not made again)
+            moved.setdefault((label, e.actor), []).append(e.index)
+            moved.setdefault(label, []).append(e.index)
     runs: dict[object, tuple[str, int]] = {}  # instance -> (state, event of the first refusal of its run)
     out = []
     for r in rep.refusals:
@@ -331,11 +345,13 @@ def check_trace(trace: Trace, rules: Sequence[Rule] | None = None, readings: dic
 
         suppressions = read(trace)
     rep = replay(trace)
-    findings = [refusal_finding(trace, r, th) for r, th in zip(rep.refusals, refusal_threads(trace, rep), strict=True)]
+    shared = Shared()
+    threads = refusal_threads(trace, rep)
+    findings = [refusal_finding(trace, r, th, shared) for r, th in zip(rep.refusals, threads, strict=True)]
+    del threads
     ctx = Context(trace, rep)
     rules = rules if rules is not None else active_rules()
     pending: list[Pending] = []
-    shared = Shared()
     for rule in plan(rules).run(ctx):  # the others find nothing here, by their templates' contract
         for f in rule_findings(trace, ctx, rule, shared):
             if due_beyond(trace, rule, f.event):  # a fragment stops before it is due
@@ -377,7 +393,8 @@ def audit_findings(trace: Trace, rounds: Sequence[RoundScore]) -> list[Finding]:
     """The scoring audit's failed checks (a wrong announcement, more than four arrows …), each under
     its own check's name; `event` is the index of the event the check is about (the announcement),
     None for a check about a round as a whole (the counts of N01, N06, N08)."""
-    at_line = {e.line: e.index for e in trace.events}
+    failed = {c.line for rs in rounds for c in rs.checks if not c.ok and c.line}
+    at_line = {e.line: e.index for e in trace.events if e.line in failed} if failed else {}
     out = []
     for rs in rounds:
         for c in rs.checks:

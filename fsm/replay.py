@@ -178,6 +178,7 @@ def replay(trace: Trace) -> Replay:
     snapshot: dict[str, dict[str, str]] = {}
     seen: dict[tuple[str, ...], dict[str, str]] = {}  # (person, his states …) → their shared dict
     shared: dict[Changes, Changes] = {}  # an event's changes, shared with the events that make the same
+    allowed: dict[tuple[int, str], tuple[str, ...]] = {}  # (id of the table, state) → the acts it allows there
     objects: dict[str, Steps | None] = {}
     cells: dict[tuple[str, str], list[str]] = {}
     for e in trace.events:
@@ -200,7 +201,7 @@ def replay(trace: Trace) -> Replay:
                 if row is not None:
                     dest = row.get(before)
                     if dest is None:
-                        refusals.append(Refusal(e, m.table, key, before, tuple(m.table.allowed(before))))
+                        refusals.append(Refusal(e, m.table, key, before, _allowed(m, before, allowed)))
                     elif dest != before:
                         cell[0] = dest
                         changed = [(m.label or key, before, dest)]
@@ -215,7 +216,7 @@ def replay(trace: Trace) -> Replay:
                 before = cell[0]
                 dest = row.get(before)
                 if dest is None:
-                    refusals.append(Refusal(e, m.table, actor, before, tuple(m.table.allowed(before))))
+                    refusals.append(Refusal(e, m.table, actor, before, _allowed(m, before, allowed)))
                 elif dest != before:
                     cell[0] = dest
                     moved = True
@@ -232,6 +233,14 @@ def replay(trace: Trace) -> Replay:
             made = tuple(changed)
             all_changes.append(shared.setdefault(made, made))
     return out
+
+
+def _allowed(m: Steps, state: str, made: dict[tuple[int, str], tuple[str, ...]]) -> tuple[str, ...]:
+    """The acts `m` allows in `state` (one tuple for every refusal there)."""
+    got = made.get((id(m.table), state))
+    if got is None:
+        got = made[(id(m.table), state)] = tuple(m.table.allowed(state))
+    return got
 
 
 def _shared_states(
