@@ -19,6 +19,7 @@ A condition is `key=v1|v2` or `key!=v`; `none` stands for an absent value. Keys:
 from __future__ import annotations
 
 import weakref
+from array import array
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -352,10 +353,11 @@ class Context:
     def __init__(self, trace: Trace, replay: Replay) -> None:
         self.trace, self.replay = trace, replay
         self.persons = trace.cast.persons
-        self._index: dict[str, dict[str | None, list[int]]] = {}
+        # event indices (4 bytes each, not a list's pointer to an int) by act, phase, actor, role …
+        self._index: dict[str, dict[str | None, array[int]]] = {}
         self._keyers: dict[tuple[str, ...], Callable[[Event], tuple[str | None, ...]]] = {}
-        self._split: dict[tuple[str, str | None], dict[str, list[int]]] = {}
-        self._phased: dict[str, dict[str | None, list[int]]] = {}
+        self._split: dict[tuple[str, str | None], dict[str, array[int]]] = {}
+        self._phased: dict[str, dict[str | None, array[int]]] = {}
         self._getters: dict[str, Callable[[Event], str | None]] = {}
         self._hits: dict[int, list[Event]] = {}  # by the compiled pattern's slot
         self._mine: dict[int, tuple[Pattern, list[Event]]] = {}  # by the pattern object
@@ -387,46 +389,49 @@ class Context:
             return False
         return c.test is None or c.test(e, self.persons, self.replay)
 
-    def acts(self) -> dict[str | None, list[int]]:
+    def acts(self) -> dict[str | None, array[int]]:
         """The acts of the trace (with their events' indices)."""
         return self._by("act")
 
-    def _by(self, field: str) -> dict[str | None, list[int]]:
+    def _by(self, field: str) -> dict[str | None, array[int]]:
         """Event indices grouped by act, phase, actor or the actor's role, in trace order."""
         index = self._index.get(field)
         if index is None:
             events = self.trace.events
             if field == "role":  # the actors' groups, merged by role
-                merged: dict[str, list[list[int]]] = {}
+                merged: dict[str, list[array[int]]] = {}
                 for actor, group in self._by("actor").items():
                     assert actor is not None  # every event has an actor
                     merged.setdefault(self.persons[actor].role, []).append(group)
-                index = {r: g[0] if len(g) == 1 else sorted(i for one in g for i in one) for r, g in merged.items()}
+                index = {
+                    r: g[0] if len(g) == 1 else array("i", sorted(i for one in g for i in one))
+                    for r, g in merged.items()
+                }
                 self._index[field] = index
                 return index
-            index = self._index[field] = defaultdict(list)
+            index = self._index[field] = defaultdict(_indices)
             key = attrgetter(field)  # act, phase or actor
-            for e in events:  # an event's index is its place in the trace (and the int it holds is shared)
+            for e in events:  # an event's index is its place in the trace
                 index[key(e)].append(e.index)
             index.default_factory = None
         return index
 
-    def _by_role(self, field: str, value: str | None) -> dict[str, list[int]]:
+    def _by_role(self, field: str, value: str | None) -> dict[str, array[int]]:
         """The events of one act (or phase) grouped by the actor's role, made when first asked."""
         got = self._split.get((field, value))
         if got is None:
-            got = self._split[(field, value)] = defaultdict(list)
+            got = self._split[(field, value)] = defaultdict(_indices)
             persons, events = self.persons, self.trace.events
             for i in self._by(field).get(value, ()):
                 got[persons[events[i].actor].role].append(i)
             got.default_factory = None
         return got
 
-    def _by_phase(self, act: str) -> dict[str | None, list[int]]:
+    def _by_phase(self, act: str) -> dict[str | None, array[int]]:
         """The events of one act grouped by phase, made when first asked."""
         got = self._phased.get(act)
         if got is None:
-            got = self._phased[act] = defaultdict(list)
+            got = self._phased[act] = defaultdict(_indices)
             events = self.trace.events
             for i in self._by("act").get(act, ()):
                 got[events[i].phase].append(i)
@@ -515,6 +520,10 @@ class Context:
 
             self._keyers[keys] = got
         return got
+
+
+def _indices() -> array[int]:
+    return array("i")
 
 
 _ONE = (True,)
