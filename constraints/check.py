@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from xiangshe.constraints.suppress import Suppression
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: a large trace has a hundred thousand of them
 class Finding:
     """One problem in one trace, located in the trace, in the rulebook and in the text."""
 
