@@ -32,6 +32,8 @@ ROOT = Path(__file__).resolve().parents[1]
 BUNDLED = sorted((ROOT / "traces").rglob("*.trace"))
 RULES = [r for r in rulebook() if r.encoded]
 PATTERNS = sorted({p for r in RULES for p in r.template.patterns()}, key=str)
+#: the patterns walked together: neighbours in PATTERNS (overlapping or not), a pattern with itself, and three
+WALKED = [PATTERNS[i : i + 2] for i in range(0, len(PATTERNS) - 1, 7)] + [PATTERNS[:1] * 2, PATTERNS[3:6]]
 MUTANTS = 12
 SAMPLED_MUTANTS = (0, 3)  # one with the canonical cast, one with a random one (a whole ceremony each: slow to scan)
 #: whole ceremonies are slow to scan plainly (~4 s each): every fifth variant and keeping staging (in name order)
@@ -148,6 +150,10 @@ def mismatches(trace: Trace) -> list[str]:
             out.append(f"hits: the index finds other events than a plain scan for {p}")
         if [e.index for e in trace.events if ctx.matches(p, e)] != want:
             out.append(f"matches: Context.matches differs from a plain reading for {p}")
+    for ps in WALKED:  # walk merges the hit lists of its patterns
+        plain = [(e.index, flags) for e in trace.events if any(flags := tuple(plain_matches(ctx, p, e) for p in ps))]
+        if [(e.index, flags) for e, flags in ctx.walk(*ps)] != plain:
+            out.append(f"walk: the merged hits differ from a plain scan for {', '.join(map(str, ps))}")
     scan = ScanContext(trace, fast)
     out += [
         f"holds: {r.id} on the index differs from a scan"
