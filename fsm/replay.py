@@ -50,6 +50,10 @@ class Refusal:
     allowed: tuple[str, ...]
 
 
+Changes = tuple[tuple[str, str, str], ...]  # (instance or machine, state before, state after) …
+NO_CHANGES: Changes = ()
+
+
 @dataclass
 class Replay:
     """What replay found, and the states it went through. The per-event records are shared where they
@@ -62,10 +66,6 @@ class Replay:
     actor_state: list[dict[str, str]] = field(default_factory=list)
     #: per event: the states after it of the instances it moved, for counterexample display
     changes: list[Changes] = field(default_factory=list)
-
-
-Changes = tuple[tuple[str, str, str], ...]  # (instance or machine, state before, state after) …
-NO_CHANGES: Changes = ()
 
 
 class _Model:
