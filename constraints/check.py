@@ -18,7 +18,7 @@ from xiangshe.domain.messages import Message
 from xiangshe.domain.parse import TraceErrors
 from xiangshe.domain.sources import Source
 from xiangshe.domain.text import Citation
-from xiangshe.domain.trace import Trace
+from xiangshe.domain.trace import Event, Trace
 from xiangshe.fsm.replay import Refusal, Replay, object_steps, replay
 from xiangshe.fsm.table import Table
 
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from xiangshe.constraints.suppress import Suppression
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: a large trace has a hundred thousand of them
 class Finding:
     """One problem in one trace, located in the trace, in the rulebook and in the text."""
 
@@ -136,58 +136,129 @@ def validate(trace: Trace) -> None:
         raise TraceErrors(errors[:20])
 
 
-def refusal_finding(trace: Trace, r: Refusal, thread: str = "") -> Finding:
+def refusal_finding(trace: Trace, r: Refusal, thread: str = "", shared: Shared | None = None) -> Finding:
+    """The finding of a machine's refusal. With `shared`, what equal refusals say is made once."""
     t: Table = r.table
-    needed = next((e for e in t.edges if e.act == r.event.act), t.edges[0])
-    who = r.instance if not t.is_person else f"{r.instance} ({t.name})"
+    share = shared or Shared()
+    key = (t.path, t.name, r.instance, r.event.act, r.state, r.allowed)
+    said = share.refusals.get(key)
+    if said is None:
+        needed = next((e for e in t.edges if e.act == r.event.act), t.edges[0])
+        who = r.instance if not t.is_person else f"{r.instance} ({t.name})"
+        said = share.refusals[key] = (
+            f"machine.{t.slug}",
+            Message("machine.refused", who=who, act=r.event.act, state=r.state, allowed=", ".join(r.allowed))
+            if r.allowed
+            else Message("machine.refused-nothing", who=who, act=r.event.act, state=r.state),
+            needed.cite,
+            f"{t.path}:{needed.defined_at}  {needed.act}: {needed.source} → {needed.dest}",
+        )
+    rule, message, citation, defined = said
     return Finding(
-        rule=f"machine.{t.slug}",
+        rule=rule,
         name=t.name,
         catalogue=None,
         event=r.event.index,
         line=r.event.line,
-        message=Message("machine.refused", who=who, act=r.event.act, state=r.state, allowed=", ".join(r.allowed))
-        if r.allowed
-        else Message("machine.refused-nothing", who=who, act=r.event.act, state=r.state),
-        citation=needed.cite,
-        defined=f"{t.path}:{needed.defined_at}  {needed.act}: {needed.source} → {needed.dest}",
+        message=message,
+        citation=citation,
+        defined=defined,
         headings=(),
         excerpt=trace.line_text(r.event.line),
-        subject=r.event.render(),
-        thread=thread,
+        subject=share.subject(r.event),
+        thread=share.text(thread),
     )
 
 
-def rule_findings(trace: Trace, ctx: Context, rule: Rule) -> list[Finding]:
+def rule_findings(trace: Trace, ctx: Context, rule: Rule, shared: Shared | None = None) -> list[Finding]:
+    """The findings of one rule on the trace of `ctx`. With `shared`, the equal values of findings (a
+    message, an event's words, a thread) are one object across the rules and events of a check."""
     assert rule.template is not None
+    share = shared or Shared()
     out = []
+    rid, name, catalogue, citation, location = rule.id, rule.name, rule.catalogue, rule.citations[0], rule.location
+    headings, reading = rule.headings, rule.reading
     for v in rule.template.holds(ctx):
         index: int | None
         line: int | None
         if v.at is not None:
             e = trace[v.at]
-            index, line, subject = e.index, e.line, e.render()
+            index, line, subject = e.index, e.line, share.subject(e)
         else:
             index, line, subject = None, v.line, _subject(trace, v.line)
-        thread = f"{rule.id}|{v.key!r}" if v.key is not None else ""
+        thread = share.text(f"{rid}|{v.key!r}") if v.key is not None else ""
         out.append(
             Finding(
-                rule.id,
-                rule.name,
-                rule.catalogue,
+                rid,
+                name,
+                catalogue,
                 index,
                 line,
-                v.message,
-                rule.citations[0],
-                rule.location,
-                rule.headings,
+                share.message(v.message),
+                citation,
+                location,
+                headings,
                 trace.line_text(line) if line else "",
-                rule.reading,
+                reading,
                 subject,
                 thread,
             )
         )
     return out
+
+
+class Shared:
+    """The values of one check's findings, each made once: a large trace repeats its events, and its
+    findings repeat their messages, subjects and threads (a million events find a hundred thousand
+    times what a few hundred distinct ones say). Only values that are equal in every language are
+    shared: a message is keyed by its name and its parameters' values, not by its English text."""
+
+    def __init__(self) -> None:
+        self._texts: dict[str, str] = {}
+        self._subjects: dict[tuple[object, ...], str] = {}
+        self._messages: dict[object, str] = {}
+        #: what a machine's refusal says (its rule, message, citation, definition), by the refusal's words
+        self.refusals: dict[tuple[object, ...], tuple[str, str, Citation, str]] = {}
+
+    def text(self, s: str) -> str:
+        return self._texts.setdefault(s, s)
+
+    def subject(self, e: Event) -> str:
+        """The event as its findings name it (`Event.render`), made once for its words."""
+        key = (e.actor, e.act, e.obj_token, e.attrs)
+        got = self._subjects.get(key)
+        if got is None:
+            got = self._subjects[key] = e.render()
+        return got
+
+    def message(self, m: str) -> str:
+        key = _structure(m)
+        return m if key is None else self._messages.setdefault(key, m)
+
+
+def _structure(value: object) -> object:
+    """A key equal for two values only if they say the same in every language (a message: its name
+    and its parameters' keys, recursively), or None when that cannot be told."""
+    kind = type(value)
+    if kind is Message:
+        assert isinstance(value, Message)
+        parts: list[object] = [kind, value.name]
+        for k, v in value.params.items():
+            got = _structure(v)
+            if got is None:
+                return None
+            parts += (k, got)
+        return tuple(parts)
+    if kind in (str, int, bool) or value is None:
+        return (kind, value)
+    params = getattr(kind, "__dataclass_params__", None)
+    if params is not None and params.frozen:  # a pattern: equal fields, equal text
+        try:
+            hash(value)
+        except TypeError:
+            return None
+        return (kind, value)
+    return None
 
 
 def refusal_threads(trace: Trace, rep: Replay) -> list[str]:
@@ -198,10 +269,10 @@ def refusal_threads(trace: Trace, rep: Replay) -> list[str]:
     if not rep.refusals:
         return []
     moved: dict[object, list[int]] = {}  # (label, actor) and label -> the events that moved it
-    for i, changes in enumerate(rep.changes):
-        for label, _, _ in changes:
-            moved.setdefault((label, trace[i].actor), []).append(i)
-            moved.setdefault(label, []).append(i)
+    for e, changes in zip(trace.events, rep.changes, strict=True):
+        for label, _, _ in changes:  # (the event's own index: its int is not made again)
+            moved.setdefault((label, e.actor), []).append(e.index)
+            moved.setdefault(label, []).append(e.index)
     runs: dict[object, tuple[str, int]] = {}  # instance -> (state, event of the first refusal of its run)
     out = []
     for r in rep.refusals:
@@ -292,7 +363,10 @@ def check_trace(
 
         suppressions = read(trace)
     rep = replay(trace)
-    findings = [refusal_finding(trace, r, th) for r, th in zip(rep.refusals, refusal_threads(trace, rep), strict=True)]
+    shared = Shared()
+    threads = refusal_threads(trace, rep)
+    findings = [refusal_finding(trace, r, th, shared) for r, th in zip(rep.refusals, threads, strict=True)]
+    del threads
     ctx = Context(trace, rep)
     rules = rules if rules is not None else active_rules()
     pending: list[Pending] = []
@@ -301,7 +375,7 @@ def check_trace(
         fragment = trace.fragment is not None
         keep = lambda r: r.id in applied or (fragment and r.template.owed_after)  # noqa: E731
     for rule in plan(rules).run(ctx, keep):  # the others find nothing here, by their templates' contract
-        for f in rule_findings(trace, ctx, rule):
+        for f in rule_findings(trace, ctx, rule, shared):
             if due_beyond(trace, rule, f.event):  # a fragment stops before it is due
                 pending.append(Pending(f.rule, f.line, f.message))
             else:
@@ -341,7 +415,8 @@ def audit_findings(trace: Trace, rounds: Sequence[RoundScore]) -> list[Finding]:
     """The scoring audit's failed checks (a wrong announcement, more than four arrows …), each under
     its own check's name; `event` is the index of the event the check is about (the announcement),
     None for a check about a round as a whole (the counts of N01, N06, N08)."""
-    at_line = {e.line: e.index for e in trace.events}
+    failed = {c.line for rs in rounds for c in rs.checks if not c.ok and c.line}
+    at_line = {e.line: e.index for e in trace.events if e.line in failed} if failed else {}
     out = []
     for rs in rounds:
         for c in rs.checks:

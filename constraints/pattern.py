@@ -19,6 +19,7 @@ A condition is `key=v1|v2` or `key!=v`; `none` stands for an absent value. Keys:
 from __future__ import annotations
 
 import weakref
+from array import array
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -352,13 +353,14 @@ class Context:
     def __init__(self, trace: Trace, replay: Replay) -> None:
         self.trace, self.replay = trace, replay
         self.persons = trace.cast.persons
-        self._index: dict[str, dict[str | None, list[int]]] = {}
+        # event indices (4 bytes each, not a list's pointer to an int) by act, phase, actor, role …
+        self._index: dict[str, dict[str | None, array[int]]] = {}
         self._keyers: dict[tuple[str, ...], Callable[[Event], tuple[str | None, ...]]] = {}
-        self._split: dict[tuple[str, str | None], dict[str, list[int]]] = {}
-        self._phased: dict[str, dict[str | None, list[int]]] = {}
+        self._split: dict[tuple[str, str | None], dict[str, array[int]]] = {}
+        self._phased: dict[str, dict[str | None, array[int]]] = {}
         self._getters: dict[str, Callable[[Event], str | None]] = {}
-        self._hits: dict[int, tuple[list[Event], set[int]]] = {}  # by the compiled pattern's slot
-        self._mine: dict[int, tuple[Pattern, tuple[list[Event], set[int]]]] = {}  # by the pattern object
+        self._hits: dict[int, list[Event]] = {}  # by the compiled pattern's slot
+        self._mine: dict[int, tuple[Pattern, list[Event]]] = {}  # by the pattern object
         self._occurs: dict[int, bool] = {}  # by the compiled pattern's slot, when its hits were not needed
 
     def getter(self, key: str) -> Callable[[Event], str | None]:
@@ -388,59 +390,56 @@ class Context:
             return False
         return c.test is None or c.test(e, self.persons, self.replay)
 
-    def acts(self) -> dict[str | None, list[int]]:
+    def acts(self) -> dict[str | None, array[int]]:
         """The acts of the trace (with their events' indices)."""
         return self._by("act")
 
-    def _by(self, field: str) -> dict[str | None, list[int]]:
+    def _by(self, field: str) -> dict[str | None, array[int]]:
         """Event indices grouped by act, phase, actor or the actor's role, in trace order."""
         index = self._index.get(field)
         if index is None:
             events = self.trace.events
             if field == "role":  # the actors' groups, merged by role
-                merged: dict[str, list[list[int]]] = {}
+                merged: dict[str, list[array[int]]] = {}
                 for actor, group in self._by("actor").items():
                     assert actor is not None  # every event has an actor
                     merged.setdefault(self.persons[actor].role, []).append(group)
-                index = {r: g[0] if len(g) == 1 else sorted(i for one in g for i in one) for r, g in merged.items()}
+                index = {
+                    r: g[0] if len(g) == 1 else array("i", sorted(i for one in g for i in one))
+                    for r, g in merged.items()
+                }
                 self._index[field] = index
                 return index
-            keys: list[str | None]
-            if field == "act":
-                keys = [e.act for e in events]
-            elif field == "phase":
-                keys = [e.phase for e in events]
-            else:
-                keys = [e.actor for e in events]
-            index = self._index[field] = defaultdict(list)
-            for i, k in enumerate(keys):
-                index[k].append(i)
+            index = self._index[field] = defaultdict(_indices)
+            key = attrgetter(field)  # act, phase or actor
+            for e in events:  # an event's index is its place in the trace
+                index[key(e)].append(e.index)
             index.default_factory = None
         return index
 
-    def _by_role(self, field: str, value: str | None) -> dict[str, list[int]]:
+    def _by_role(self, field: str, value: str | None) -> dict[str, array[int]]:
         """The events of one act (or phase) grouped by the actor's role, made when first asked."""
         got = self._split.get((field, value))
         if got is None:
-            got = self._split[(field, value)] = defaultdict(list)
+            got = self._split[(field, value)] = defaultdict(_indices)
             persons, events = self.persons, self.trace.events
             for i in self._by(field).get(value, ()):
                 got[persons[events[i].actor].role].append(i)
             got.default_factory = None
         return got
 
-    def _by_phase(self, act: str) -> dict[str | None, list[int]]:
+    def _by_phase(self, act: str) -> dict[str | None, array[int]]:
         """The events of one act grouped by phase, made when first asked."""
         got = self._phased.get(act)
         if got is None:
-            got = self._phased[act] = defaultdict(list)
+            got = self._phased[act] = defaultdict(_indices)
             events = self.trace.events
             for i in self._by("act").get(act, ()):
                 got[events[i].phase].append(i)
             got.default_factory = None
         return got
 
-    def _groups(self, c: Compiled) -> list[list[int]] | None:
+    def _groups(self, c: Compiled) -> list[array[int]] | None:
         """The indices of the events of the pattern's acts (else of its phases) and of its roles, in
         groups, each in trace order (None: every event)."""
         field, roles = c.field, c.roles
@@ -467,9 +466,9 @@ class Context:
 
     def hits(self, p: Pattern) -> list[Event]:
         """The events that match `p`, in trace order."""
-        return self._hit(p)[0]
+        return self._hit(p)
 
-    def _hit(self, p: Pattern) -> tuple[list[Event], set[int]]:
+    def _hit(self, p: Pattern) -> list[Event]:
         mine = self._mine.get(id(p))  # the pattern object is kept with its hits: its id is its own
         if mine is not None and mine[0] is p:
             return mine[1]
@@ -481,7 +480,7 @@ class Context:
             if test is not None and found:
                 persons, replay = self.persons, self.replay
                 found = [e for e in found if test(e, persons, replay)]
-            got = self._hits[c.slot] = (found, {e.index for e in found})
+            got = self._hits[c.slot] = found
         self._mine[id(p)] = (p, got)
         return got
 
@@ -490,11 +489,11 @@ class Context:
         (the others are not looked for)."""
         mine = self._mine.get(id(p))
         if mine is not None and mine[0] is p:
-            return bool(mine[1][0])
+            return bool(mine[1])
         c = compiled(p)
         got = self._hits.get(c.slot)
         if got is not None:
-            return bool(got[0])
+            return bool(got)
         found = self._occurs.get(c.slot)
         if found is None:
             found = self._occurs[c.slot] = self._first(c)
@@ -513,18 +512,18 @@ class Context:
         """The events that match any of `patterns`, in trace order, each with which ones it matches."""
         hit = [self._hit(p) for p in patterns]
         if len(hit) == 1:
-            return [(e, (True,)) for e in hit[0][0]]
+            return [(e, _ONE) for e in hit[0]]
+        if len(hit) == 2:
+            return _merge(hit[0], hit[1])
+        flags: dict[int, list[bool]] = {}  # the hits' lists are sorted by index: no sets are kept for this
+        for k, found in enumerate(hit):
+            for e in found:
+                got = flags.get(e.index)
+                if got is None:
+                    got = flags[e.index] = [False] * len(hit)
+                got[k] = True
         events = self.trace.events
-        sets = [s for _, s in hit]
-        if len(sets) == 2:
-            s0, s1 = sets
-            if not s1:
-                return [(e, (True, False)) for e in hit[0][0]]
-            if not s0:
-                return [(e, (False, True)) for e in hit[1][0]]
-            return [(events[i], (i in s0, i in s1)) for i in sorted(s0 | s1)]
-        union = sorted(set().union(*sets))
-        return [(events[i], tuple(i in s for s in sets)) for i in union]
+        return [(events[i], tuple(flags[i])) for i in sorted(flags)]
 
     def keyer(self, keys: tuple[str, ...]) -> Callable[[Event], tuple[str | None, ...]]:
         """A function giving an event's values of `keys` (its correlation key), made once per keys."""
@@ -552,6 +551,54 @@ class Context:
 
             self._keyers[keys] = got
         return got
+
+
+def _indices() -> array[int]:
+    return array("i")
+
+
+_ONE = (True,)
+_FIRST, _SECOND, _BOTH = (True, False), (False, True), (True, True)
+
+
+def _merge(a: list[Event], b: list[Event]) -> list[tuple[Event, tuple[bool, ...]]]:
+    """The events of two lists in trace order (each sorted by index), each with the lists it is in."""
+    if not b:
+        return [(e, _FIRST) for e in a]
+    if not a:
+        return [(e, _SECOND) for e in b]
+    out: list[tuple[Event, tuple[bool, ...]]] = []
+    add = out.append
+    i = j = 0
+    na, nb = len(a), len(b)
+    x, y = a[0], b[0]
+    xi, yi = x.index, y.index
+    while True:
+        if xi < yi:
+            add((x, _FIRST))
+            i += 1
+            if i == na:
+                break
+            x = a[i]
+            xi = x.index
+        elif yi < xi:
+            add((y, _SECOND))
+            j += 1
+            if j == nb:
+                break
+            y = b[j]
+            yi = y.index
+        else:
+            add((x, _BOTH))
+            i += 1
+            j += 1
+            if i == na or j == nb:
+                break
+            x, y = a[i], b[j]
+            xi, yi = x.index, y.index
+    out += [(e, _FIRST) for e in a[i:]]
+    out += [(e, _SECOND) for e in b[j:]]
+    return out
 
 
 def _no_key(_e: Event) -> tuple[()]:

@@ -112,6 +112,10 @@ class _Reader:
         self.occasion: tuple[int, dict[str, str]] | None = None  # its line and declared fields
         self._resolved: dict[tuple, tuple] = {}
         self._failed: dict[tuple, int] = {}  # the events that did not resolve: how many errors
+        #: the line numbers read so far, as the int objects the events' lines hold (numbers[k] == k), for
+        #: a reader that records them: an event's index takes the one of its value, so that a large trace
+        #: keeps one int object an event, not two (32 bytes an event)
+        self.numbers: list[int] = [0]
 
     # -- errors -------------------------------------------------------------------------------
     def fail(
@@ -317,9 +321,10 @@ class _Reader:
         actor, act, obj, resolved, obj_token = words
         phase = self.phase
         rnd = self.vocab.phases[phase].round if phase else 0
-        self.events.append(
-            new_event(len(self.events), line, actor, act, obj, resolved, phase, rnd, text, obj_token, source_line)
-        )
+        index = len(self.events)
+        if index < len(self.numbers):
+            index = self.numbers[index]
+        self.events.append(new_event(index, line, actor, act, obj, resolved, phase, rnd, text, obj_token, source_line))
 
     def _resolve(
         self, line: int, actor_token: str, act: str, obj_token: str | None, attrs: list[tuple[str, str]]
@@ -497,6 +502,7 @@ class _Reader:
                 self.fail(line, f"occasion: jun=不在, but {why}", word="jun=不在")
             else:
                 self.cast.occasion = build(fields, self.cast, line)
+        self.numbers = []
         if self.errors:
             raise TraceErrors(self.errors, self.more)
         return Trace(self.path, self.events, self.cast, self.phase_lines, self.lines, self.directives, self.fragment)
@@ -588,7 +594,9 @@ def parse_lines(text: str, path: str = "<trace>", vocab: Vocabulary | None = Non
     lines = _lines(text)
     r = _Reader(path, vocab or vocabulary(), lines)
     waiting: list[tuple[int, str]] = []  # directives on lines of their own, for the next statement
+    add_number = r.numbers.append
     for n, raw in enumerate(lines, 1):
+        add_number(n)
         body = raw.split("#", 1)[0].strip()
         comment_at = raw.find("#")
         if comment_at >= 0 and "xiangshe" in raw and (m := _DIRECTIVE.search(raw, comment_at)):
@@ -721,10 +729,13 @@ def parse_jsonl(text: str, path: str = "<trace>", vocab: Vocabulary | None = Non
     phases, events, persons = r.vocab.phases, r.events, r.cast.persons
     known: dict[str, tuple] = {}  # an event line → the cast's size then, its words, its text
     add_line, add_event, size = lines.append, events.append, 0
+    numbers = r.numbers
+    add_number = numbers.append
     n, phase, rnd = 0, None, 0
     for chunk in _line_chunks(text):
         for raw in chunk:
             n += 1
+            add_number(n)
             hit = known.get(raw)
             if hit is not None and hit[0] == size:  # only a line that is not remembered changes the cast
                 _, actor, act, obj, attrs, obj_token, source_line, raw = hit
@@ -732,7 +743,8 @@ def parse_jsonl(text: str, path: str = "<trace>", vocab: Vocabulary | None = Non
                 if r.phase is not phase:
                     phase = r.phase
                     rnd = phases[phase].round if phase else 0
-                add_event(new_event(len(events), n, actor, act, obj, attrs, phase, rnd, raw, obj_token, source_line))
+                index = numbers[len(events)]  # the int of an earlier line number (`_Reader.numbers`)
+                add_event(new_event(index, n, actor, act, obj, attrs, phase, rnd, raw, obj_token, source_line))
                 continue
             add_line(raw)
             count, directives = len(events), len(r.directives)

@@ -15,7 +15,7 @@ artefacts (domain/cache.py): a run that finds them there does not import `transi
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -50,15 +50,22 @@ class Refusal:
     allowed: tuple[str, ...]
 
 
+Changes = tuple[tuple[str, str, str], ...]  # (instance or machine, state before, state after) …
+NO_CHANGES: Changes = ()
+
+
 @dataclass
 class Replay:
+    """What replay found, and the states it went through. The per-event records are shared where they
+    are equal (a 1M-event trace repeats a few hundred of them): read them, never change them."""
+
     refusals: list[Refusal] = field(default_factory=list)
     #: per event: the state of the object's machine before it (None if it has none)
     obj_state: list[str | None] = field(default_factory=list)
     #: per event: the state of each of the actor's machines before it, by machine name
     actor_state: list[dict[str, str]] = field(default_factory=list)
     #: per event: the states after it of the instances it moved, for counterexample display
-    changes: list[list[tuple[str, str, str]]] = field(default_factory=list)
+    changes: list[Changes] = field(default_factory=list)
 
 
 class _Model:
@@ -166,11 +173,17 @@ def replay(trace: Trace) -> Replay:
     by_person = {
         name: [(m, [m.initial]) for m in map(steps, person_tables(p))] for name, p in trace.cast.persons.items()
     }
+    # each person's states by machine name, as one dict shared by the events that find them alike: made
+    # anew (or found among those made before) only when one of his machines moves
+    snapshot: dict[str, dict[str, str]] = {}
+    seen: dict[tuple[str, ...], dict[str, str]] = {}  # (person, his states …) → their shared dict
+    shared: dict[Changes, Changes] = {}  # an event's changes, shared with the events that make the same
+    allowed: dict[tuple[int, str], tuple[str, ...]] = {}  # (id of the table, state) → the acts it allows there
     objects: dict[str, Steps | None] = {}
     cells: dict[tuple[str, str], list[str]] = {}
     for e in trace.events:
         act = e.act
-        changed: list[tuple[str, str, str]] = []
+        changed: list[tuple[str, str, str]] | None = None
         obj_state = None
         o = e.obj
         if o is not None:
@@ -188,25 +201,58 @@ def replay(trace: Trace) -> Replay:
                 if row is not None:
                     dest = row.get(before)
                     if dest is None:
-                        refusals.append(Refusal(e, m.table, key, before, tuple(m.table.allowed(before))))
+                        refusals.append(Refusal(e, m.table, key, before, _allowed(m, before, allowed)))
                     elif dest != before:
                         cell[0] = dest
-                        changed.append((m.label or key, before, dest))
-        actor_state = {}
-        for m, cell in by_person.get(e.actor, ()):
-            actor_state[m.name] = before = cell[0]
+                        changed = [(m.label or key, before, dest)]
+        actor = e.actor
+        actor_state = snapshot.get(actor)
+        if actor_state is None:
+            actor_state = snapshot[actor] = _shared_states(actor, by_person.get(actor, ()), seen)
+        moved = False
+        for m, cell in by_person.get(actor, ()):
             row = m.by_act.get(act)
             if row is not None:
+                before = cell[0]
                 dest = row.get(before)
                 if dest is None:
-                    refusals.append(Refusal(e, m.table, e.actor, before, tuple(m.table.allowed(before))))
+                    refusals.append(Refusal(e, m.table, actor, before, _allowed(m, before, allowed)))
                 elif dest != before:
                     cell[0] = dest
-                    changed.append((m.label or e.actor, before, dest))
+                    moved = True
+                    if changed is None:
+                        changed = []
+                    changed.append((m.label or actor, before, dest))
+        if moved:
+            del snapshot[actor]
         obj_states.append(obj_state)
         actor_states.append(actor_state)
-        all_changes.append(changed)
+        if changed is None:
+            all_changes.append(NO_CHANGES)
+        else:
+            made = tuple(changed)
+            all_changes.append(shared.setdefault(made, made))
     return out
+
+
+def _allowed(m: Steps, state: str, made: dict[tuple[int, str], tuple[str, ...]]) -> tuple[str, ...]:
+    """The acts `m` allows in `state` (one tuple for every refusal there)."""
+    got = made.get((id(m.table), state))
+    if got is None:
+        got = made[(id(m.table), state)] = tuple(m.table.allowed(state))
+    return got
+
+
+def _shared_states(
+    actor: str, machines: Sequence[tuple[Steps, list[str]]], seen: dict[tuple[str, ...], dict[str, str]]
+) -> dict[str, str]:
+    """The states of `actor`'s machines now, by machine name: the dict made for them before, if any."""
+    states = [cell[0] for _, cell in machines]
+    key = (actor, *states)
+    got = seen.get(key)
+    if got is None:
+        got = seen[key] = {m.name: state for (m, _), state in zip(machines, states, strict=True)}
+    return got
 
 
 def replay_triggers(trace: Trace) -> Replay:
@@ -243,5 +289,5 @@ def replay_triggers(trace: Trace) -> Replay:
                 continue
             if model.state != before:
                 changed.append((t.name if t.is_person else key, before, model.state))
-        out.changes.append(changed)
+        out.changes.append(tuple(changed))
     return out

@@ -32,6 +32,8 @@ ROOT = Path(__file__).resolve().parents[1]
 BUNDLED = sorted((ROOT / "traces").rglob("*.trace"))
 RULES = [r for r in rulebook() if r.encoded]
 PATTERNS = sorted({p for r in RULES for p in r.template.patterns()}, key=str)
+#: the patterns walked together: neighbours in PATTERNS (overlapping or not), a pattern with itself, and three
+WALKED = [PATTERNS[i : i + 2] for i in range(0, len(PATTERNS) - 1, 7)] + [PATTERNS[:1] * 2, PATTERNS[3:6]]
 MUTANTS = 12
 SAMPLED_MUTANTS = (3,)  # one, with a random cast (a whole ceremony: slow to scan)
 #: whole ceremonies are slow to scan plainly (~4 s each): by default the first variant, keeping and
@@ -117,8 +119,7 @@ class ScanContext(Context):
     """A Context that finds a pattern's events by reading every event of the trace plainly."""
 
     def _hit(self, p: Pattern):
-        found = [e for e in self.trace.events if plain_matches(self, p, e)]
-        return found, {e.index for e in found}
+        return [e for e in self.trace.events if plain_matches(self, p, e)]
 
 
 def test_the_sample_exercises_refusals_and_rules() -> None:
@@ -150,6 +151,10 @@ def mismatches(trace: Trace) -> list[str]:
             out.append(f"hits: the index finds other events than a plain scan for {p}")
         if [e.index for e in trace.events if ctx.matches(p, e)] != want:
             out.append(f"matches: Context.matches differs from a plain reading for {p}")
+    for ps in WALKED:  # walk merges the hit lists of its patterns
+        plain = [(e.index, flags) for e in trace.events if any(flags := tuple(plain_matches(ctx, p, e) for p in ps))]
+        if [(e.index, flags) for e, flags in ctx.walk(*ps)] != plain:
+            out.append(f"walk: the merged hits differ from a plain scan for {', '.join(map(str, ps))}")
     scan = ScanContext(trace, fast)
     out += [
         f"holds: {r.id} on the index differs from a scan"
