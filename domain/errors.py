@@ -25,6 +25,9 @@ class InputError(Exception):
         self.path, self.line, self.message, self.excerpt, self.hint = path, line, message, excerpt, hint
         self.column = column
 
+    def __reduce__(self):  # pickled to and from worker processes (check --jobs): rebuilt from its fields
+        return (type(self), (self.path, self.line, self.message, self.excerpt, self.hint, self.column))
+
     def render(self, lang: str | None = None) -> str:
         """`path:line: error: message`, the line quoted (cut to a window around the error if long),
         the hint; the user's words with every character that would act on a terminal escaped. In
@@ -93,6 +96,9 @@ class UsageError(InputError):
 
     def __init__(self, message: str, where: str | None = None) -> None:
         super().__init__(where or "", None, message)
+
+    def __reduce__(self):
+        return (type(self), (self.message, self.path or None))
 
     def render(self, lang: str | None = None) -> str:
         if lang is None:

@@ -81,6 +81,9 @@ class TraceErrors(Exception):
         super().__init__(errors[0].render())
         self.errors, self.more = errors, more
 
+    def __reduce__(self):  # pickled to and from worker processes (check --jobs): rebuilt from its errors
+        return (type(self), (self.errors, self.more))
+
     def render(self, lang: str | None = None) -> str:
         if lang is None:
             return Localised(self.render)

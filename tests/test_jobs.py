@@ -98,3 +98,39 @@ def test_a_small_batch_or_standard_input_is_checked_in_this_process() -> None:
     assert processes(files, 8) == 3 and processes(files, 2) == 2 and processes(files, 1) == 1
     assert processes(files[: PER_WORKER - 1], 8) == 0
     assert processes([*files, stdin_source()], 8) == 1
+
+
+def test_input_errors_cross_to_and_from_worker_processes() -> None:
+    """What a worker sends back pickles and comes back equal (an exception whose arguments are not
+    its constructor's once made the pool hang, waiting for a result it could not read)."""
+    import pickle
+
+    from xiangshe.domain.errors import InputError, RulebookError, TraceError, UsageError
+    from xiangshe.domain.messages import Message
+    from xiangshe.domain.parse import TraceErrors
+
+    errors = [
+        TraceError("a.trace", 3, "unknown act", "宾 飞", "did you mean 升", 4),
+        RulebookError("rules/x.md", 9, "bad kind"),
+        UsageError(Message("usage.report-directory"), "plans"),
+        InputError("b.trace", None, "no such file"),
+    ]
+    for err in [*errors, TraceErrors(errors[:2], more=5)]:
+        back = pickle.loads(pickle.dumps(err))
+        assert type(back) is type(err) and back.render("en") == err.render("en") and back.args == err.args
+
+
+def test_a_batch_in_two_processes_with_an_unreadable_file_ends(tmp_path: Path) -> None:
+    """More stagings than stay in one process, and a name that does not exist: exit 2, not a hang."""
+    for i in range(2 * PER_WORKER + 2):
+        shutil.copy(ROOT / "traces" / "violations" / "bu-guan-bu-shi.trace", tmp_path / f"v{i:02d}.trace")
+    done = subprocess.run(
+        [sys.executable, "-m", "xiangshe", "check", "--format", "json", "--jobs", "2", str(tmp_path), "missing.trace"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 2, done.stderr[-800:]
+    assert "missing.trace: error: no such file" in done.stderr
+    assert len(json.loads(done.stdout)["traces"]) == 2 * PER_WORKER + 3
