@@ -42,6 +42,7 @@ from xiangshe.reports.options import (  # noqa: E402
     counterexample_options,
     coverage_options,
     explain_options,
+    frontier_options,
     generate_options,
     lint_options,
     query_options,
@@ -438,10 +439,60 @@ def coverage(fmt: str, show_all: bool, minimum: float | None) -> None:
         sys.exit(1)
 
 
+@cli.command("next")
+@frontier_options()
+@reading_options
+def next_(file: str, fmt: str, reading: tuple[str, ...], readings_file: Path | None) -> None:
+    """What may come next after the partial staging FILE, and what must still happen.
+
+    \b
+    Exit status: 0 listed (the staging holds so far); 1 it already breaks a rule or a machine
+    (still listed); 2 bad input.
+    """
+    from xiangshe.constraints.frontier import next_steps
+    from xiangshe.constraints.rulebook import active_rules
+    from xiangshe.reports.frontier import next_output, refuse
+
+    refuse(file, line_format=False)
+    chosen = _readings(reading, readings_file)
+    [source] = _sources((file,), None, None)
+    trace = located(source.read)
+    fr = next_steps(trace, active_rules(chosen), chosen)
+    echo(next_output(fr, fmt, len(trace.source_lines)))
+    sys.exit(1 if fr.findings else 0)
+
+
+@cli.command()
+@frontier_options(complete=True)
+@reading_options
+def complete(file, fmt, to, output, force, reading, readings_file) -> None:
+    """Complete the partial staging FILE from the libretto, to the end of its phase (--to phase) or
+    of the ceremony (--to end), and check the result; FILE itself is never changed.
+
+    \b
+    Exit status: 0 the completion holds; 1 FILE already breaks a rule or a machine; 2 bad input;
+    3 no completion: FILE departs from the libretto, or its continuation does not hold.
+    """
+    from xiangshe.constraints.frontier import complete as extend
+    from xiangshe.constraints.rulebook import active_rules
+    from xiangshe.reports.frontier import complete_output, refuse
+
+    refuse(file, output)
+    chosen = _readings(reading, readings_file)
+    [source] = _sources((file,), None, None)
+    done = extend(located(source.read), active_rules(chosen), chosen, to)
+    if done.text is not None and output is not None:
+        _save(output, done.text, force)
+    complete_output(done, fmt, _display(output) if output is not None and done.text is not None else None)
+    sys.exit(done.exit_code)
+
+
 @cli.command()
 @click.argument(
     "name",
-    type=click.Choice(["check", "trace", "rules", "explain", "coverage", "counterexample", "query", "check-rules"]),
+    type=click.Choice(
+        ["check", "trace", "rules", "explain", "coverage", "counterexample", "query", "check-rules", "next", "complete"]
+    ),
 )
 def schema(name: str) -> None:
     """Print the JSON Schema of NAME: `trace` files, or the JSON output of a command."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from importlib.resources import files
 
-NAMES = ("check", "trace", "rules", "explain", "coverage", "counterexample", "query", "check-rules")
+NAMES = ("check", "trace", "rules", "explain", "coverage", "counterexample", "query", "check-rules", "next", "complete")
 
 
 def text(name: str) -> str:
