@@ -34,7 +34,7 @@ from functools import lru_cache
 
 from xiangshe.constraints.check import Finding, Result, check_trace
 from xiangshe.constraints.rulebook import Rule
-from xiangshe.constraints.scope import ends
+from xiangshe.constraints.scope import Pending, ends
 from xiangshe.domain.libretto import Cast as LibrettoCast
 from xiangshe.domain.libretto import Options, StagingError
 from xiangshe.domain.libretto.perform import Clause, header, perform
@@ -159,6 +159,13 @@ def event_key(text: str) -> tuple[str, ...]:
     return (*words[:2], *sorted(words[2:]))
 
 
+def event_keys(trace: Trace, e: Event) -> set[tuple[str, ...]]:
+    """An event's forms for comparison: as written (the libretto writes 司马 for the 司正 who acts as
+    司马) and in the vocabulary's words."""
+    written = trace.line_text(e.line).partition("#")[0].strip()
+    return {event_key(e.render()), *([event_key(written)] if written else [])}
+
+
 @lru_cache(maxsize=8)
 def script(options: Options, title: str = "乡射礼 — a staging") -> Script:
     """The libretto performed for `options` (the whole ceremony), as a Script."""
@@ -203,16 +210,17 @@ class Alignment:
         return self.start + self.matched
 
 
-def _match(keys: Sequence[tuple[str, ...]], steps: Sequence[Step], phase: str | None) -> tuple[int, int]:
-    """The start (in `steps`) that holds the longest run of `keys`, and that run's length."""
+def _match(keys: Sequence[set[tuple[str, ...]]], steps: Sequence[Step], phase: str | None) -> tuple[int, int]:
+    """The start (in `steps`) that holds the longest run of `keys` (each event's forms), and that
+    run's length."""
     if not keys:
         return 0, 0
     best = (0, 0)
     for j, s in enumerate(steps):
-        if s.key != keys[0] or (phase is not None and s.phase != phase):
+        if s.key not in keys[0] or (phase is not None and s.phase != phase):
             continue
         n = 0
-        while n < len(keys) and j + n < len(steps) and steps[j + n].key == keys[n]:
+        while n < len(keys) and j + n < len(steps) and steps[j + n].key in keys[n]:
             n += 1
         if n > best[1]:
             best = (j, n)
@@ -223,7 +231,7 @@ def _match(keys: Sequence[tuple[str, ...]], steps: Sequence[Step], phase: str | 
 
 def align(trace: Trace) -> Alignment:
     """Align `trace` with the performance of its options (see the module's docstring)."""
-    keys = [event_key(e.render()) for e in trace.events]
+    keys = [event_keys(trace, e) for e in trace.events]
     phase = trace.events[0].phase if trace.events else None
     title = _title(trace)
     given = header_options(trace)
@@ -384,6 +392,29 @@ def current_phase(trace: Trace) -> str | None:
     return max(last_line, last_event, key=order.index)
 
 
+def still_owed(rule: Rule | None, phase: str | None) -> bool:
+    """Is a finding of `rule` on a prefix that stops in `phase` a debt rather than a fault? So for a
+    rule whose answer comes after its trigger (`owed_after`: a response) unless the phases where the
+    answer is due are all behind: a prefix stops where it stops, even in the middle of a phase."""
+    if rule is None or not rule.encoded or not rule.template.owed_after:
+        return False
+    order = list(vocabulary().phases)
+    due = [v for p in rule.template.needs() for c in p.conds if c.key == "phase" and not c.negate for v in c.values]
+    here = order.index(phase) if phase in order else len(order)
+    return not due or max(order.index(p) for p in due if p in order) >= here
+
+
+def split(result: Result, rules: Sequence[Rule], phase: str | None) -> tuple[list[Finding], list[Finding]]:
+    """A prefix's findings: faults (scope findings left out: a prefix is a part), and debts."""
+    by_id = {r.id: r for r in rules}
+    faults, debts = [], []
+    for f in result.findings:
+        if f.rule.startswith("scope."):
+            continue
+        (debts if still_owed(by_id.get(f.rule), phase) else faults).append(f)
+    return faults, debts
+
+
 def _with_event(trace: Trace, event: str) -> Trace:
     text = "\n".join([*trace.source_lines, event]) + "\n"
     return as_fragment(parse_lines(text, trace.path))
@@ -393,8 +424,8 @@ def _breaks(trace: Trace, event: str, rules: Sequence[Rule], readings: dict[str,
     """What `event`, appended to `trace`, would break at once (machines and rules at its line)."""
     longer = _with_event(trace, event)
     line = len(longer.source_lines)
-    found = check_trace(longer, rules, readings)
-    return tuple(dict.fromkeys(f.rule for f in found.findings if f.line == line and not f.rule.startswith("scope.")))
+    faults, _ = split(check_trace(longer, rules, readings), rules, current_phase(longer))
+    return tuple(dict.fromkeys(f.rule for f in faults if f.line == line))
 
 
 def next_steps(
@@ -461,7 +492,9 @@ def next_steps(
                 )
             )
     by_id = {r.id: r for r in rules}
-    for p in result.scope.pending if result.scope else ():
+    faults, debts = split(result, rules, phase)
+    owed = [Pending(f.rule, f.line, f.message) for f in debts]
+    for p in [*(result.scope.pending if result.scope else ()), *owed]:
         r = by_id.get(p.rule)
         obligations.append(
             Obligation(
@@ -489,7 +522,7 @@ def next_steps(
             if id(c) not in seen:
                 seen.add(id(c))
                 obligations.append(Obligation("clause", Message("frontier.clause", phase=x.phase), None, (c.cite,)))
-    findings = tuple(f for f in result.findings if not f.rule.startswith("scope."))
+    findings = tuple(faults)
     return Frontier(
         trace.path,
         len(trace),
@@ -548,6 +581,7 @@ class Completion:
     departure: Departure | None
     prefix: Result
     result: Result | None  # the completion's check
+    faults: tuple[Finding, ...] = ()  # what the prefix already breaks (not what it still owes)
 
     @property
     def holds(self) -> bool:
@@ -557,7 +591,7 @@ class Completion:
     def exit_code(self) -> int:
         if self.holds:
             return 0
-        if self.prefix.findings:
+        if self.faults:
             return 1
         return 3
 
@@ -609,9 +643,14 @@ def complete(
     if to not in _TO:
         raise ValueError(to)
     prefix = check_trace(as_fragment(trace), rules, readings)
+    faults = tuple(split(prefix, rules, current_phase(trace))[0])
     al = align(trace)
     s = al.script
-    base = Completion(trace.path, to, None, 0, 0, None, None, s.options, al.source, al.departure, prefix, None)
+    base = Completion(
+        trace.path, to, None, 0, 0, None, None, s.options, al.source, al.departure, prefix, None, faults
+    )
+    if faults:
+        return base
     if al.departure is not None:
         return base
     lines = list(s.lines)

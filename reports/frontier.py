@@ -154,7 +154,7 @@ def complete_json(c, saved: str | None) -> dict:
         "options": repr(c.options),
         "options_source": c.source,
         "departure": _departure_json(c.departure),
-        "prefix_findings": [_finding(f) for f in c.prefix.findings if not f.rule.startswith("scope.")],
+        "prefix_findings": [_finding(f) for f in c.faults],
         "added_lines": c.added,
         "added_events": c.added_events,
         "header": _header_json(c.header),
@@ -170,7 +170,7 @@ def complete_summary(c) -> str:
     if c.departure is not None:
         out.append(departure_text(c.path, c.departure))
         return "\n".join(out)
-    broken = [f for f in c.prefix.findings if not f.rule.startswith("scope.")]
+    broken = list(c.faults)
     if broken:
         out.append(f"{c.path}: " + say(Message("frontier.prefix-fails", findings=len(broken))))
         out += [f"{c.path}:{f.line}: {f.rule} {say(f.message)}" for f in broken[:5]]
