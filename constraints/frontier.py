@@ -34,7 +34,7 @@ from functools import lru_cache
 
 from xiangshe.constraints.check import Finding, Result, check_trace
 from xiangshe.constraints.rulebook import Rule
-from xiangshe.constraints.scope import Pending, ends
+from xiangshe.constraints.scope import ends
 from xiangshe.domain.libretto import Cast as LibrettoCast
 from xiangshe.domain.libretto import Options, StagingError
 from xiangshe.domain.libretto.perform import Clause, header, perform
@@ -404,14 +404,21 @@ def still_owed(rule: Rule | None, phase: str | None) -> bool:
     return not due or max(order.index(p) for p in due if p in order) >= here
 
 
-def split(result: Result, rules: Sequence[Rule], phase: str | None) -> tuple[list[Finding], list[Finding]]:
-    """A prefix's findings: faults (scope findings left out: a prefix is a part), and debts."""
+def split(
+    result: Result, rules: Sequence[Rule], phase: str | None, trace: Trace | None = None
+) -> tuple[list[Finding], list[Finding]]:
+    """A prefix's findings: faults (scope findings left out: a prefix is a part), and debts: the
+    responses still owed (`still_owed`), and the scoring audit's checks of the round under way (a
+    prefix that stops in the middle of the count has not laid it all out yet)."""
     by_id = {r.id: r for r in rules}
+    rnd = vocabulary().phases[phase].round if phase in vocabulary().phases else 0
+    begun = next((e.line for e in trace.events if e.round == rnd), None) if trace is not None and rnd else None
     faults, debts = [], []
     for f in result.findings:
         if f.rule.startswith("scope."):
             continue
-        (debts if still_owed(by_id.get(f.rule), phase) else faults).append(f)
+        audit_due = f.rule.startswith("audit.") and begun is not None and (f.line is None or f.line >= begun)
+        (debts if audit_due or still_owed(by_id.get(f.rule), phase) else faults).append(f)
     return faults, debts
 
 
@@ -424,7 +431,7 @@ def _breaks(trace: Trace, event: str, rules: Sequence[Rule], readings: dict[str,
     """What `event`, appended to `trace`, would break at once (machines and rules at its line)."""
     longer = _with_event(trace, event)
     line = len(longer.source_lines)
-    faults, _ = split(check_trace(longer, rules, readings), rules, current_phase(longer))
+    faults, _ = split(check_trace(longer, rules, readings), rules, current_phase(longer), longer)
     return tuple(dict.fromkeys(f.rule for f in faults if f.line == line))
 
 
@@ -492,9 +499,8 @@ def next_steps(
                 )
             )
     by_id = {r.id: r for r in rules}
-    faults, debts = split(result, rules, phase)
-    owed = [Pending(f.rule, f.line, f.message) for f in debts]
-    for p in [*(result.scope.pending if result.scope else ()), *owed]:
+    faults, debts = split(result, rules, phase, trace)
+    for p in result.scope.pending if result.scope else ():
         r = by_id.get(p.rule)
         obligations.append(
             Obligation(
@@ -503,6 +509,16 @@ def next_steps(
                 p.line,
                 tuple(r.citations[:1]) if r else (),
                 p.rule,
+            )
+        )
+    for f in debts:
+        obligations.append(
+            Obligation(
+                "rule",
+                Message("frontier.pending", rule=f.rule, name=f.name, message=f.message),
+                f.line,
+                (f.citation,),
+                f.rule,
             )
         )
     for o in ends(trace, replay(trace)):
@@ -643,12 +659,10 @@ def complete(
     if to not in _TO:
         raise ValueError(to)
     prefix = check_trace(as_fragment(trace), rules, readings)
-    faults = tuple(split(prefix, rules, current_phase(trace))[0])
+    faults = tuple(split(prefix, rules, current_phase(trace), trace)[0])
     al = align(trace)
     s = al.script
-    base = Completion(
-        trace.path, to, None, 0, 0, None, None, s.options, al.source, al.departure, prefix, None, faults
-    )
+    base = Completion(trace.path, to, None, 0, 0, None, None, s.options, al.source, al.departure, prefix, None, faults)
     if faults:
         return base
     if al.departure is not None:

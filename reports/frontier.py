@@ -115,9 +115,27 @@ def next_text(fr, last_line: int) -> str:
         if c.breaks:
             out.append("      ✗ " + say(Message("frontier.would-break", ids=", ".join(c.breaks))))
     out += ["", say(Message("frontier.owed")) + ":"]
+    clause_heading = None
+    lines_of: dict[tuple[str, str], list[int]] = {}  # a rule owed by many (each shooter): one entry, its lines
+    for o in fr.obligations:
+        if o.kind == "rule" and o.line:
+            lines_of.setdefault((o.rule or "", str(o.what)), []).append(o.line)
+    shown_rules: set[tuple[str, str]] = set()
     for o in fr.obligations:
         at = f" [line {o.line}]" if o.line else ""
-        out.append(f"  - {o.kind}: {say(o.what)}{at}")
+        if o.kind == "rule":
+            key = (o.rule or "", str(o.what))
+            if key in shown_rules:
+                continue
+            shown_rules.add(key)
+            many = lines_of.get(key, [])
+            at = f" [lines {', '.join(map(str, many))}]" if len(many) > 1 else at
+        if o.kind == "clause":  # the clauses of the phase still to be enacted: under one heading
+            if clause_heading != str(o.what):
+                clause_heading = str(o.what)
+                out.append(f"  - {o.kind}: {say(o.what)}")
+        else:
+            out.append(f"  - {o.kind}: {say(o.what)}{at}")
         for q in o.cites:
             out.append(f"      {_where(q)}")
     who = {c.who for c in fr.candidates}
@@ -169,8 +187,9 @@ def complete_summary(c) -> str:
     out = []
     if c.departure is not None:
         out.append(departure_text(c.path, c.departure))
-        return "\n".join(out)
     broken = list(c.faults)
+    if c.departure is not None and not broken:
+        return "\n".join(out)
     if broken:
         out.append(f"{c.path}: " + say(Message("frontier.prefix-fails", findings=len(broken))))
         out += [f"{c.path}:{f.line}: {f.rule} {say(f.message)}" for f in broken[:5]]

@@ -61,6 +61,7 @@ def assert_completes(path: Path, n: int, to: str = "phase", recheck: bool = True
 
 # -- complete: the sample (default) and the breadth (slow) ------------------------------------------
 
+
 def first_event(path: Path) -> int:
     """A staging with no events is bad input (the parser's contract): prefixes start at the first."""
     start = next(i for i, row in enumerate(LINES[path.name], 1) if row.startswith("phase "))
