@@ -52,10 +52,6 @@ _OPTIONS_LINE = re.compile(r"^#\s*Options\((?P<args>.*)\)\s*$")
 _TO = ("phase", "end")
 
 
-class FrontierError(ValueError):
-    """A staging this module cannot work from (not the line format, …): bad input."""
-
-
 # -- the staging's options -----------------------------------------------------------------------
 
 
@@ -413,7 +409,8 @@ def split(
     by_id = {r.id: r for r in rules}
     rnd = vocabulary().phases[phase].round if phase in vocabulary().phases else 0
     begun = next((e.line for e in trace.events if e.round == rnd), None) if trace is not None and rnd else None
-    faults, debts = [], []
+    faults: list[Finding] = []
+    debts: list[Finding] = []
     for f in result.findings:
         if f.rule.startswith("scope."):
             continue
@@ -489,13 +486,13 @@ def next_steps(
         begun = next((e for e in trace.events if e.round == rnd), None)
         if phase != in_round[-1] or any(x.phase == phase for x in rest):
             closing = [x for x in s.steps if x.phase == in_round[-1] and x.clauses]
-            cites = closing[-1].clauses[-1:] if closing else ()
+            ends_with = closing[-1].clauses[-1:] if closing else ()
             obligations.append(
                 Obligation(
                     "round",
                     Message("frontier.round", round=rnd, phase=phase, last=in_round[-1]),
                     begun.line if begun else None,
-                    tuple(c.cite for c in cites),
+                    tuple(c.cite for c in ends_with),
                 )
             )
     by_id = {r.id: r for r in rules}
@@ -744,7 +741,3 @@ def prefix_of(completed: str, original: str, header: tuple[str, int, str] | None
     while mine and not mine[-1].strip():
         mine.pop()
     return out[: len(mine)] == mine
-
-
-def event_text(e: Event) -> str:
-    return e.render()

@@ -14,6 +14,11 @@ from xiangshe.domain.vocabulary import vocabulary
 from xiangshe.reports.messages import say
 
 _SOURCES = {"header": "frontier.source-header", "cast": "frontier.source-cast"}
+_HEADER = {
+    "inserted": "frontier.fragment-inserted",
+    "replaced": "frontier.fragment-replaced",
+    "removed": "frontier.fragment-removed",
+}
 
 
 def _cite(c: Citation) -> dict:
@@ -129,7 +134,8 @@ def next_text(fr, last_line: int) -> str:
                 continue
             shown_rules.add(key)
             many = lines_of.get(key, [])
-            at = f" [lines {', '.join(map(str, many))}]" if len(many) > 1 else at
+            more = f", … {len(many) - 5} more" if len(many) > 5 else ""
+            at = f" [lines {', '.join(map(str, many[:5]))}{more}]" if len(many) > 1 else at
         if o.kind == "clause":  # the clauses of the phase still to be enacted: under one heading
             if clause_heading != str(o.what):
                 clause_heading = str(o.what)
@@ -196,7 +202,7 @@ def complete_summary(c) -> str:
         return "\n".join(out)
     if c.header is not None:
         how, line, text = c.header
-        out.append(f"{c.path}:{line}: note: " + say(Message(f"frontier.fragment-{how}", line=line, text=text)))
+        out.append(f"{c.path}:{line}: note: " + say(Message(_HEADER[how], line=line, text=text)))
     if c.holds:
         out.append(
             f"{c.path}: " + say(Message("frontier.holds", until=_phase(c.until), added=c.added, events=c.added_events))

@@ -2,8 +2,8 @@
 may come next and what is still owed, and the staging completed from the libretto and checked.
 
 Both work from any prefix of the canonical ceremony and of each variant: the default run takes a
-sample (every 1000th line of the canonical, one prefix of each variant, each at another depth); `-m slow` every 40th line
-of each of them."""
+sample (every 1000th line of the canonical, one prefix of each variant, each at another depth);
+`-m slow` every 40th line of each of them."""
 
 from __future__ import annotations
 
