@@ -419,14 +419,18 @@ def split(
     return faults, debts
 
 
-def _with_event(trace: Trace, event: str) -> Trace:
-    text = "\n".join([*trace.source_lines, event]) + "\n"
+def _with_event(trace: Trace, event: str, phase: str | None = None) -> Trace:
+    """`trace` with `event` appended (under a `phase` line when it begins another phase)."""
+    heading = [f"phase {phase}"] if phase is not None and phase != current_phase(trace) else []
+    text = "\n".join([*trace.source_lines, *heading, event]) + "\n"
     return as_fragment(parse_lines(text, trace.path))
 
 
-def _breaks(trace: Trace, event: str, rules: Sequence[Rule], readings: dict[str, str] | None) -> tuple[str, ...]:
+def _breaks(
+    trace: Trace, event: str, rules: Sequence[Rule], readings: dict[str, str] | None, phase: str | None = None
+) -> tuple[str, ...]:
     """What `event`, appended to `trace`, would break at once (machines and rules at its line)."""
-    longer = _with_event(trace, event)
+    longer = _with_event(trace, event, phase)
     line = len(longer.source_lines)
     faults, _ = split(check_trace(longer, rules, readings), rules, current_phase(longer), longer)
     return tuple(dict.fromkeys(f.rule for f in faults if f.line == line))
@@ -457,7 +461,11 @@ def next_steps(
     for who, x in firsts.items():
         cands.append(
             Candidate(
-                who, x.text, tuple(c.cite for c in x.clauses), _breaks(trace, x.text, rules, readings), x is rest[0]
+                who,
+                x.text,
+                tuple(c.cite for c in x.clauses),
+                _breaks(trace, x.text, rules, readings, x.phase),
+                x is rest[0],
             )
         )
     obligations: list[Obligation] = []

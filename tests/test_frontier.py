@@ -265,3 +265,14 @@ def test_cli_complete_writes_a_staging_that_check_passes(tmp_path: Path) -> None
 def test_event_key_ignores_the_order_of_attributes() -> None:
     assert event_key("主人 献 爵1 to=宾 face=西北面") == event_key("主人 献 face=西北面 爵1 to=宾")
     assert event_key("主人 献 爵1") != event_key("宾 献 爵1")
+
+
+def test_next_at_the_end_of_a_phase_offers_the_next_phase_and_complete_adds_nothing() -> None:
+    end = line_of(CANONICAL, "宾 拜 to=主人 n=2", line_of(CANONICAL, "宾 送 to=主人"))  # the last event of Φ01
+    trace = parse_lines(prefix(CANONICAL, end), "p.trace")
+    fr = next_steps(trace, active_rules())
+    [first] = fr.candidates
+    assert first.first and first.event == "弟子7 设 席1 to=宾 face=南面" and not first.breaks
+    assert {o.kind for o in fr.obligations} >= {"clause"}
+    done = complete(trace, active_rules(), None, "phase")
+    assert done.holds and done.added_events == 0 and done.until == "Φ01"
