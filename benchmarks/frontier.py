@@ -1,6 +1,6 @@
 """How long `next` and `complete` take on prefixes of the canonical ceremony (issue 16, point 2).
 
-Usage: python benchmarks/frontier.py [--runs R]
+Usage: python benchmarks/frontier.py [--runs R]   (with the package installed: pip install -e .)
 
 In one process (the libretto's templates compiled and the rulebook loaded before the clock), for
 prefixes of 500, 2000 and 3500 lines: the median wall time of `next_steps` (which checks each
@@ -15,11 +15,6 @@ import json
 import statistics
 import sys
 import time
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT.parent) not in sys.path and not (ROOT / "xiangshe").exists():
-    sys.path.insert(0, str(ROOT.parent))
 
 
 def main(runs: int = 3) -> dict:
