@@ -426,14 +426,22 @@ def _with_event(trace: Trace, event: str, phase: str | None = None) -> Trace:
     return as_fragment(parse_lines(text, trace.path))
 
 
-def _breaks(
-    trace: Trace, event: str, rules: Sequence[Rule], readings: dict[str, str] | None, phase: str | None = None
-) -> tuple[str, ...]:
+def _breaks(trace: Trace, event: str, rules: Sequence[Rule], phase: str | None = None) -> tuple[str, ...]:
     """What `event`, appended to `trace`, would break at once (machines and rules at its line)."""
+    from xiangshe.constraints.check import refusal_finding, rule_findings
+    from xiangshe.constraints.gates import plan
+    from xiangshe.constraints.pattern import Context
+
     longer = _with_event(trace, event, phase)
-    line = len(longer.source_lines)
-    faults, _ = split(check_trace(longer, rules, readings), rules, current_phase(longer), longer)
-    return tuple(dict.fromkeys(f.rule for f in faults if f.line == line))
+    last = longer.events[-1]
+    rep = replay(longer)
+    found = [refusal_finding(longer, r) for r in rep.refusals if r.event.index == last.index]
+    ctx = Context(longer, rep)
+    by_id = {r.id: r for r in rules}
+    for rule in plan(rules).run(ctx):  # the rules only (the audit of a round under way is owed, not broken)
+        found += [f for f in rule_findings(longer, ctx, rule) if f.event == last.index]
+    here = current_phase(longer)
+    return tuple(dict.fromkeys(f.rule for f in found if not still_owed(by_id.get(f.rule), here)))
 
 
 def next_steps(
@@ -464,7 +472,7 @@ def next_steps(
                 who,
                 x.text,
                 tuple(c.cite for c in x.clauses),
-                _breaks(trace, x.text, rules, readings, x.phase),
+                _breaks(trace, x.text, rules, x.phase),
                 x is rest[0],
             )
         )
