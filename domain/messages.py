@@ -524,7 +524,7 @@ CATALOGUE: tuple[Entry, ...] = (
         "XS837",
         "frontier.not-line-format",
         "complete writes the line format: give a .trace file (convert with generate's formats or by hand)",
-        "complete 以行格式续写：请给出 .trace 文件",
+        "续写只用行格式：请给出行格式的仪注文件",
     ),
     Entry(
         "XS838",
@@ -577,7 +577,7 @@ CATALOGUE: tuple[Entry, ...] = (
         "XS855",
         "frontier.same-file",
         "-o names the input itself: complete never changes its input; give another file",
-        "-o 即输入文件：complete 从不改动输入；请另给文件",
+        "-o 即输入文件：续写从不改动输入；请另给文件",
     ),
 )
 
