@@ -187,6 +187,12 @@ def test_a_prefix_that_leaves_the_libretto_is_not_completed(tmp_path: Path) -> N
     assert result.exit_code == 3, result.output
     assert f"{fine}:{n + 1}: note: the staging departs from the libretto here" in result.stderr
     assert "主人 献 爵1" in result.stderr and result.stdout == ""
+    doc = json.loads(invoke("complete", "--format", "json", str(fine)).stdout)
+    validate("complete", doc)
+    assert not doc["holds"] and doc["text"] is None and doc["departure"]["line"] == n + 1
+    doc = json.loads(invoke("next", "--format", "json", str(fine)).stdout)
+    validate("next", doc)
+    assert not doc["aligned"] and doc["departure"]["expected"] == "主人 献 爵1 to=宾 face=西北面"
 
 
 def test_bad_input_exits_2_located(tmp_path: Path) -> None:
