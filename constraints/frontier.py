@@ -162,9 +162,14 @@ def event_keys(trace: Trace, e: Event) -> set[tuple[str, ...]]:
     return {event_key(e.render()), *([event_key(written)] if written else [])}
 
 
-@lru_cache(maxsize=8)
 def script(options: Options, title: str = "乡射礼 — a staging") -> Script:
-    """The libretto performed for `options` (the whole ceremony), as a Script."""
+    """The libretto performed for `options` (the whole ceremony), as a Script; kept for the last few
+    options (by their repr: Options compares without its explicit arrows)."""
+    return _script(repr(options), title, options)
+
+
+@lru_cache(maxsize=8)
+def _script(key: str, title: str, options: Options) -> Script:  # noqa: ARG001 (`key` keys the cache)
     o = replace(options, until="Φ52", arrows=dict(options.arrows))
     cast = LibrettoCast(o)
     perf = perform(o, cast)
