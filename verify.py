@@ -442,30 +442,22 @@ def coverage(fmt: str, show_all: bool, minimum: float | None) -> None:
 @cli.command("next")
 @frontier_options()
 @reading_options
-def next_(file: str, fmt: str, reading: tuple[str, ...], readings_file: Path | None) -> None:
+def next_(**options) -> None:
     """What may come next after the partial staging FILE, and what must still happen.
 
     \b
     Exit status: 0 listed (the staging holds so far); 1 it already breaks a rule or a machine
     (still listed); 2 bad input.
     """
-    from xiangshe.constraints.frontier import next_steps
-    from xiangshe.constraints.rulebook import active_rules
-    from xiangshe.reports.frontier import next_output, refuse
+    from xiangshe.reports.frontier import next_command
 
-    refuse(file, line_format=False)
-    chosen = _readings(reading, readings_file)
-    [source] = _sources((file,), None, None)
-    trace = located(source.read)
-    fr = next_steps(trace, active_rules(chosen), chosen)
-    echo(next_output(fr, fmt, len(trace.source_lines)))
-    sys.exit(1 if fr.findings else 0)
+    sys.exit(next_command(**options))
 
 
 @cli.command()
 @frontier_options(complete=True)
 @reading_options
-def complete(file, fmt, to, output, force, reading, readings_file) -> None:
+def complete(**options) -> None:
     """Complete the partial staging FILE from the libretto, to the end of its phase (--to phase) or
     of the ceremony (--to end), and check the result; FILE itself is never changed.
 
@@ -473,18 +465,9 @@ def complete(file, fmt, to, output, force, reading, readings_file) -> None:
     Exit status: 0 the completion holds; 1 FILE already breaks a rule or a machine; 2 bad input;
     3 no completion: FILE departs from the libretto, or its continuation does not hold.
     """
-    from xiangshe.constraints.frontier import complete as extend
-    from xiangshe.constraints.rulebook import active_rules
-    from xiangshe.reports.frontier import complete_output, refuse
+    from xiangshe.reports.frontier import complete_command
 
-    refuse(file, output)
-    chosen = _readings(reading, readings_file)
-    [source] = _sources((file,), None, None)
-    done = extend(located(source.read), active_rules(chosen), chosen, to)
-    if done.text is not None and output is not None:
-        _save(output, done.text, force)
-    complete_output(done, fmt, _display(output) if output is not None and done.text is not None else None)
-    sys.exit(done.exit_code)
+    sys.exit(complete_command(**options))
 
 
 @cli.command()

@@ -241,3 +241,54 @@ def complete_output(done, fmt: str, saved: str | None) -> None:
     elif done.text is not None and saved is None:
         echo(done.text, nl=False)
     echo(complete_summary(done), err=True)
+
+
+# -- the commands, once click has parsed their options (verify.py only wires them) ----------------
+
+
+def _staging(file: str):
+    """The one staging FILE names, read (its input errors located: exit 2)."""
+    from xiangshe import CANONICAL
+    from xiangshe.domain.files import display
+    from xiangshe.domain.sources import MAX_BYTES, named
+    from xiangshe.reports.cli import located
+
+    [source] = located(named, (file,), None, None, display, CANONICAL, MAX_BYTES)
+    return located(source.read)
+
+
+def _rules(reading: tuple[str, ...], readings_file):
+    from xiangshe.constraints.readings import select
+    from xiangshe.constraints.rulebook import active_rules
+    from xiangshe.reports.cli import located
+
+    chosen = located(select, list(reading), readings_file)
+    return located(active_rules, chosen), chosen
+
+
+def next_command(file: str, fmt: str, reading: tuple[str, ...], readings_file) -> int:
+    """`next FILE`: print what may come next and what is owed; the exit status (0, 1; 2 raised)."""
+    from xiangshe.constraints.frontier import next_steps
+    from xiangshe.reports.echo import echo
+
+    refuse(file, line_format=False)
+    rules, chosen = _rules(reading, readings_file)
+    trace = _staging(file)
+    fr = next_steps(trace, rules, chosen)
+    echo(next_output(fr, fmt, len(trace.source_lines)))
+    return 1 if fr.findings else 0
+
+
+def complete_command(file: str, fmt: str, to: str, output, force: bool, reading, readings_file) -> int:
+    """`complete FILE`: complete, check, print or write (-o); the exit status (0, 1, 3; 2 raised)."""
+    from xiangshe.constraints.frontier import complete
+    from xiangshe.domain.files import display, save
+    from xiangshe.reports.cli import located
+
+    refuse(file, output)
+    rules, chosen = _rules(reading, readings_file)
+    done = complete(_staging(file), rules, chosen, to)
+    if done.text is not None and output is not None:
+        located(save, output, done.text, force)
+    complete_output(done, fmt, display(output) if output is not None and done.text is not None else None)
+    return done.exit_code
