@@ -31,7 +31,7 @@ if __name__ == "__main__" and not __package__:  # `python verify.py …` in a ch
 
 from xiangshe import schemas, version  # noqa: E402  (pyproject.toml's version, read when asked)
 from xiangshe.reports.cli import github_input_errors  # noqa: E402 (after the bootstrap above)
-from xiangshe.reports.commands import checking, everyreading, listing, repairing, solving  # noqa: E402
+from xiangshe.reports.commands import checking, continuing, everyreading, listing, repairing, solving  # noqa: E402
 from xiangshe.reports.echo import Group, echo  # noqa: E402
 from xiangshe.reports.options import (  # noqa: E402
     FORMATS,
@@ -42,6 +42,7 @@ from xiangshe.reports.options import (  # noqa: E402
     counterexample_options,
     coverage_options,
     explain_options,
+    frontier_options,
     generate_options,
     lint_options,
     query_options,
@@ -221,6 +222,33 @@ def repair_(**options) -> None:
     Exit status: 0 FILE holds; 1 violations, with repairs (each re-checked); 2 bad input;
     3 no repair within the bound (--max-edits, --budget, --timeout): not a proof that none exists."""
     sys.exit(repairing.repair(**options))
+
+
+@cli.command("next")
+@frontier_options()
+@reading_options
+def next_(**options) -> None:
+    """What may come next after the partial staging FILE, and what must still happen.
+
+    \b
+    Exit status: 0 listed (the staging holds so far); 1 it already breaks a rule or a machine
+    (still listed); 2 bad input.
+    """
+    sys.exit(continuing.next_(**options))
+
+
+@cli.command()
+@frontier_options(complete=True)
+@reading_options
+def complete(**options) -> None:
+    """Complete the partial staging FILE from the libretto, to the end of its phase (--to phase) or
+    of the ceremony (--to end), and check the result; FILE itself is never changed.
+
+    \b
+    Exit status: 0 the completion holds; 1 FILE already breaks a rule or a machine; 2 bad input;
+    3 no completion: FILE departs from the libretto, or its continuation does not hold.
+    """
+    sys.exit(continuing.complete(**options))
 
 
 @cli.command()

@@ -500,3 +500,34 @@ def repair_options(f):
         click.option("--stdin-format", type=click.Choice(list(STDIN_FORMATS)), help="how to read `-` (default: trace)"),
     ]
     return _apply(options, f)
+
+
+def frontier_options(complete: bool = False):
+    """The options of `next` and (with `complete=True`) of `complete`: FILE, --format, and for
+    `complete` --to, -o/--output and --force."""
+
+    def wrap(f):
+        options = [
+            click.argument("file"),
+            click.option("--format", "fmt", type=FORMATS, default="text", show_default=True),
+        ]
+        if complete:
+            options += [
+                click.option(
+                    "--to",
+                    type=click.Choice(["phase", "end"]),
+                    default="phase",
+                    show_default=True,
+                    help="complete to the end of the current phase, or of the ceremony",
+                ),
+                click.option(
+                    "-o",
+                    "--output",
+                    type=click.Path(dir_okay=False, path_type=Path),
+                    help="write the completed staging here (refused if the file exists, unless --force)",
+                ),
+                click.option("--force", is_flag=True, help="overwrite the output file"),
+            ]
+        return _apply(options, f)
+
+    return wrap

@@ -5,8 +5,9 @@ package so that `xiangshe schema NAME` prints them:
   records); generated from the vocabulary
   by `python -m xiangshe.domain.schema --write`;
 - `check`, `rules`, `explain`, `coverage`, `counterexample`, `query`, `check-rules`, `readings`,
-  `repair` (draft 2020-12): what those commands print with `--format json` (every command that has it; `generate
-  --format jsonl` writes trace records, whose schema is `trace`).
+  `repair`, `next`, `complete` (draft 2020-12): what those commands print with `--format json`
+  (every command that has it; `generate --format jsonl` writes trace records, whose schema is
+  `trace`).
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ NAMES = (
     "check-rules",
     "readings",
     "repair",
+    "next",
+    "complete",
 )
 
 

@@ -71,6 +71,7 @@ class Performance:
 
     lines: list[str] = field(default_factory=list)
     clauses: list[Clause] = field(default_factory=list)
+    enacts: dict[int, tuple[Clause, ...]] = field(default_factory=dict)  # event line (index in lines) → its clauses
 
 
 class _Locator:
@@ -194,6 +195,7 @@ def perform(o: Options, cast: Cast, source: str | None = None) -> Performance:
                 )
                 if x
             )
+            out.enacts[len(out.lines)] = tuple(group)
             out.lines.append(f"{event.strip():<44}# {comment}")
             for c in group:
                 c.events += 1
