@@ -77,7 +77,10 @@ FREE_PAIRS = 3
 #: roles that can be in a pair (耦), and roles that handle a bow and arrows of their own
 SHOOTER_ROLES = frozenset({"主人", "宾", "大夫", "众宾", "弟子", "君", "诸公"})
 BOW_ROLES = SHOOTER_ROLES | {"司射", "司正"}
-SYMMETRY = True  # break the symmetries between pairs' numbers and persons of one role (Search.symmetry)
+#: break the symmetries between pairs' numbers, persons of one role and numbered instances (Search.symmetry).
+#: Off until explained: with it on, one process found zu-she-nan-mian-yi's 11 steps and another ended
+#: k = 11 unsat and gave up at 12 (BENCHMARKS.md, issue 15 second wave)
+SYMMETRY = False
 INSTANCES = 2  # object instances per kind in a search (爵1, 爵2 …)
 
 
