@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any, cast
 
 import z3
@@ -76,6 +77,10 @@ FREE_PAIRS = 3
 #: roles that can be in a pair (耦), and roles that handle a bow and arrows of their own
 SHOOTER_ROLES = frozenset({"主人", "宾", "大夫", "众宾", "弟子", "君", "诸公"})
 BOW_ROLES = SHOOTER_ROLES | {"司射", "司正"}
+#: break the symmetries between pairs' numbers, persons of one role and numbered instances (Search.symmetry).
+#: Off until explained: with it on, one process found zu-she-nan-mian-yi's 11 steps and another ended
+#: k = 11 unsat and gave up at 12 (BENCHMARKS.md, issue 15 second wave)
+SYMMETRY = False
 INSTANCES = 2  # object instances per kind in a search (爵1, 爵2 …)
 
 
@@ -261,6 +266,46 @@ class Search:
                         )
                     )
 
+    def symmetry(self) -> list[z3.BoolRef]:
+        """Constraints that keep one trace of each set that differ only by a renaming of
+        interchangeable things, so that z3 need not refute each of them (its unsat proofs for lengths
+        short of a counterexample are most of a long search). Each set keeps a member: a trace of
+        the search is still found, and its length is the same.
+
+        - the pairs' numbers (耦1, 耦2 …) name nothing a rule reads (rules ask whether two persons
+          are in the same pair, or in one at all): the first pair-holder in cast order is in 耦1, and
+          a pair n > 1 is used only once n - 1 is, by a person earlier in cast order;
+        - persons of one role (and rank) are alike to the rules and machines: the earlier in cast
+          order is named by an event no later than the later one is;
+        - so are the numbered instances of a kind of object (爵1, 爵2): the first is used no later."""
+        sym, s = self.sym, self.sym.slots
+        out: list[z3.BoolRef] = []
+        if sym.free_pairs:
+            holders = [p for p in sym.persons if sym.pairable(p)]
+            for i, p in enumerate(holders):
+                for n in range(2, sym.free_pairs + 1):
+                    out.append(z3.Implies(sym.pair[p] == n, sym.any(sym.pair[q] == n - 1 for q in holders[:i])))
+        alike: dict[tuple[str, int], list[int]] = {}
+        for p in sym.persons:
+            alike.setdefault((sym.role[p], sym.rank[p]), []).append(p)
+
+        def named(p: int, t: int) -> z3.BoolRef:
+            return z3.And(s["act"][t] != 0, z3.Or(*(s[key][t] == p for key in ("actor", "to", "for"))))
+
+        for group in alike.values():
+            for p, q in pairwise(group):
+                out += [z3.Implies(named(q, t), sym.any(named(p, u) for u in range(t + 1))) for t in sym.steps]
+        numbered: dict[str, list[int]] = {}
+        for kind, inst in self.objects:
+            if not self.vocab.objects[kind].personal:
+                numbered.setdefault(kind, []).append(self.d.obj_ix[Domain.object_key(kind, inst)])
+        for ids in numbered.values():
+            for a, b in pairwise(ids):
+                out += [
+                    z3.Implies(s["obj"][t] == b, sym.any(s["obj"][u] == a for u in range(t + 1))) for t in sym.steps
+                ]
+        return out
+
     def _machines(self) -> None:
         """Every instance the alphabet can move runs its machine, and no step is refused."""
         for table in tables():
@@ -419,6 +464,8 @@ def _refute_within(
     others = [r for r in others if r.encoded and r.id != rule.id]
     acts, kinds = search_space(rule, others)
     search = Search(depth, acts, search_cast(), kinds=kinds, machines=False)
+    if SYMMETRY:
+        search.constraints += search.symmetry()
     sym = search.sym
     # a break at step j that the checker faults in the fragment the candidate declares, not one it
     # would list as pending (due_within)

@@ -233,6 +233,39 @@ def test_counterexample_of_an_unknown_rule_is_a_usage_error() -> None:
     assert result.exit_code == 2 and "did you mean" in result.output
 
 
+def test_symmetry_keeps_one_trace_of_each_renaming_of_persons_objects_and_pairs() -> None:
+    """Search.symmetry: of traces that differ by a renaming of persons of one role, of numbered
+    instances of a kind, or of the pairs' numbers, one is kept (the earlier name first), never none."""
+    import z3
+
+    def allowed(events: str, pairs: dict[str, int] | None = None) -> bool:
+        trace = parse_lines(search.SEARCH_CAST + "phase Φ05\n" + events, "t")
+        s = search.Search(len(trace), set(vocabulary().acts), trace.cast, machines=False)
+        pinned = [s.sym.pair[s.d.person_ix[who]] == n for who, n in (pairs or {}).items()]
+        z = z3.Solver()
+        z.add(*s.constraints, *s.symmetry(), *s.sym.constraints, *s.sym.fix(trace), *pinned)
+        return bool(z.check() == z3.sat)
+
+    assert allowed("大夫 揖\n") and not allowed("大夫2 揖\n")
+    assert allowed("大夫 揖\n大夫2 揖\n") and not allowed("大夫2 揖\n大夫 揖\n")
+    assert allowed("主人 揖 to=众宾1\n") and not allowed("主人 揖 to=众宾2\n")
+    assert allowed("主人 取 觯1\n") and not allowed("主人 取 觯2\n")
+    assert allowed("主人 揖\n", {"主人": 1, "宾": 1}) and not allowed("主人 揖\n", {"主人": 2, "宾": 2})
+    assert allowed("主人 揖\n", {"主人": 1, "宾": 1, "大夫": 2, "众宾1": 2})
+    assert not allowed("主人 揖\n", {"主人": 1, "宾": 1, "大夫": 3, "众宾1": 3})
+
+
+@pytest.mark.parametrize("rule_id", ["da-fu-yu-shi-wei-ou", "gao-san-ou-zu-she", "si-ma-wu-shi-bu-zhi-gong"])
+def test_breaking_symmetries_keeps_the_shortest_length(rule_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    [rule] = [r for r in find_rule(rule_id) if r.encoded]
+    found = {}
+    for on in (False, True):
+        monkeypatch.setattr(search, "SYMMETRY", on)
+        found[on] = search.refute(rule, RULES, depth=8)
+    assert isinstance(found[True], search.Refuted) and isinstance(found[False], search.Refuted)
+    assert found[True].steps == found[False].steps
+
+
 def test_minimise_drops_what_the_counterexample_does_not_need() -> None:
     [rule] = find_rule("xian-yong-jue-qi-ta-yong-zhi")
     text = (
