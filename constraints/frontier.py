@@ -162,15 +162,16 @@ def event_keys(trace: Trace, e: Event) -> set[tuple[str, ...]]:
     return {event_key(e.render()), *([event_key(written)] if written else [])}
 
 
-def script(options: Options, title: str = "乡射礼 — a staging") -> Script:
-    """The libretto performed for `options` (the whole ceremony), as a Script; kept for the last few
-    options (by their repr: Options compares without its explicit arrows)."""
-    return _script(repr(options), title, options)
+def script(options: Options, title: str = "乡射礼 — a staging", until: str = "Φ52") -> Script:
+    """The libretto performed for `options` (the whole ceremony, or up to the phase `until`), as a
+    Script; kept for the last few options (by their repr: Options compares without its explicit
+    arrows)."""
+    return _script(repr(options), title, options, until)
 
 
 @lru_cache(maxsize=8)
-def _script(key: str, title: str, options: Options) -> Script:  # noqa: ARG001 (`key` keys the cache)
-    o = replace(options, until="Φ52", arrows=dict(options.arrows))
+def _script(key: str, title: str, options: Options, until: str) -> Script:  # noqa: ARG001 (`key` keys the cache)
+    o = replace(options, until=until, arrows=dict(options.arrows))
     cast = LibrettoCast(o)
     perf = perform(o, cast)
     head = header(o, cast, title)
@@ -238,16 +239,19 @@ def align(trace: Trace) -> Alignment:
     given = header_options(trace)
     tried = [("header", given)] if given is not None else []
     tried += [("cast", o) for o in candidates(cast_options(trace))]
-    best: tuple[Script, str, int, int] | None = None
+    # matched against the performance up to the prefix's last phase (its steps are the first steps of
+    # the whole one): a departing prefix tries every candidate, and most differ only later
+    upto = max((e.phase for e in trace.events if e.phase), default="Φ52")
+    best: tuple[Options, str, int, int] | None = None
     for source, o in tried:
-        s = script(o, title)
-        start, n = _match(keys, s.steps, phase)
+        start, n = _match(keys, _steps_until(o, upto), phase)
         if best is None or n > best[3]:
-            best = (s, source, start, n)
+            best = (o, source, start, n)
         if n == len(keys):
             break
     assert best is not None
-    s, source, start, n = best
+    chosen, source, start, n = best
+    s = script(chosen, title)
     departure = None
     if n < len(keys):
         e = trace.events[n]
@@ -258,6 +262,17 @@ def align(trace: Trace) -> Alignment:
             e.line, e.render(), step.text if step else None, tuple(c.cite for c in step.clauses) if step else ()
         )
     return Alignment(s, source, start, n, departure)
+
+
+@lru_cache(maxsize=64)
+def _steps_until_key(key: str, options: Options, until: str) -> tuple[Step, ...]:  # noqa: ARG001 (`key` keys the cache)
+    return _script(key, "", options, until).steps
+
+
+def _steps_until(options: Options, until: str) -> tuple[Step, ...]:
+    """The libretto's steps for `options` up to the phase `until` (kept for many options: the
+    candidates a departing prefix is tried against)."""
+    return _steps_until_key(repr(options), options, until)
 
 
 def _title(trace: Trace) -> str:
