@@ -255,7 +255,14 @@ def test_symmetry_keeps_one_trace_of_each_renaming_of_persons_objects_and_pairs(
     assert not allowed("主人 揖\n", {"主人": 1, "宾": 1, "大夫": 3, "众宾1": 3})
 
 
-@pytest.mark.parametrize("rule_id", ["da-fu-yu-shi-wei-ou", "gao-san-ou-zu-she", "si-ma-wu-shi-bu-zhi-gong"])
+@pytest.mark.parametrize(
+    "rule_id",  # symmetry breaking is off by default (search.SYMMETRY): one rule by default, the rest -m slow
+    [
+        "da-fu-yu-shi-wei-ou",
+        pytest.param("gao-san-ou-zu-she", marks=pytest.mark.slow),
+        pytest.param("si-ma-wu-shi-bu-zhi-gong", marks=pytest.mark.slow),
+    ],
+)
 def test_breaking_symmetries_keeps_the_shortest_length(rule_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
     [rule] = [r for r in find_rule(rule_id) if r.encoded]
     found = {}
