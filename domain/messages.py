@@ -734,6 +734,13 @@ CATALOGUE: tuple[Entry, ...] = (
         "-o names the input itself: complete never changes its input; give another file",
         "-o 即输入文件：续写从不改动输入；请另给文件",
     ),
+    Entry("XS856", "frontier.kind-cup", "cup", "酒器"),
+    Entry("XS857", "frontier.kind-round", "round", "射番"),
+    Entry("XS858", "frontier.kind-rule", "rule", "规则"),
+    Entry("XS859", "frontier.kind-implement", "implement", "器具"),
+    Entry("XS900", "frontier.kind-clause", "clause", "经文"),
+    Entry("XS901", "frontier.at-line", "[line {line}]", "[第 {line} 行]"),
+    Entry("XS902", "frontier.at-lines", "[lines {lines}]", "[第 {lines} 行]"),
 )
 
 BY_NAME: dict[str, Entry] = {e.name: e for e in CATALOGUE}

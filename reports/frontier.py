@@ -99,6 +99,20 @@ def next_json(fr) -> dict:
     }
 
 
+_KINDS = {  # what an obligation is, by its kind
+    "cup": "frontier.kind-cup",
+    "round": "frontier.kind-round",
+    "rule": "frontier.kind-rule",
+    "implement": "frontier.kind-implement",
+    "clause": "frontier.kind-clause",
+}
+
+
+def _kind(kind: str) -> str:
+    """What an obligation is (cup, round, rule, implement, clause), in the output's language."""
+    return say(Message(_KINDS[kind]))
+
+
 def next_text(fr, last_line: int) -> str:
     out = [say(Message("frontier.after", path=fr.path, line=last_line, events=fr.events, phase=_phase(fr.phase)))]
     out.append(
@@ -127,21 +141,22 @@ def next_text(fr, last_line: int) -> str:
             lines_of.setdefault((o.rule or "", str(o.what)), []).append(o.line)
     shown_rules: set[tuple[str, str]] = set()
     for o in fr.obligations:
-        at = f" [line {o.line}]" if o.line else ""
+        at = " " + say(Message("frontier.at-line", line=o.line)) if o.line else ""
         if o.kind == "rule":
             key = (o.rule or "", str(o.what))
             if key in shown_rules:
                 continue
             shown_rules.add(key)
             many = lines_of.get(key, [])
-            more = f", … {len(many) - 5} more" if len(many) > 5 else ""
-            at = f" [lines {', '.join(map(str, many[:5]))}{more}]" if len(many) > 1 else at
+            more = f", … +{len(many) - 5}" if len(many) > 5 else ""
+            lines = ", ".join(map(str, many[:5])) + more
+            at = " " + say(Message("frontier.at-lines", lines=lines)) if len(many) > 1 else at
         if o.kind == "clause":  # the clauses of the phase still to be enacted: under one heading
             if clause_heading != str(o.what):
                 clause_heading = str(o.what)
-                out.append(f"  - {o.kind}: {say(o.what)}")
+                out.append(f"  - {_kind(o.kind)}: {say(o.what)}")
         else:
-            out.append(f"  - {o.kind}: {say(o.what)}{at}")
+            out.append(f"  - {_kind(o.kind)}: {say(o.what)}{at}")
         for q in o.cites:
             out.append(f"      {_where(q)}")
     who = {c.who for c in fr.candidates}
