@@ -50,6 +50,8 @@ WINDOW = 4
 INSERTS = 24
 #: the one-edit stagings a second edit is tried on, at most (those that leave the fewest findings)
 BEAM = 8
+#: the libretto's answering events of earlier phases tried for one finding, at most
+EARLIER = 4
 
 
 @dataclass(frozen=True)
@@ -452,6 +454,13 @@ class Searcher:
             further = [
                 j for j in range(len(rsel)) if j not in near and rsel[j].phase == ev.phase and rsel[j].act in needs
             ]
+            # ... or in an earlier phase ("no earlier X": the consent, the preparation the rule asks for),
+            # the nearest few the staging lacks, each where the libretto has it
+            earlier = [
+                j
+                for j in range(min(near.start, len(rsel)) - 1, -1, -1)
+                if j not in matched_r and rsel[j].act in needs and (rsel[j].phase or "") < (ev.phase or "")
+            ][:EARLIER]
             for j in [*near, *further]:
                 if j in matched_r:
                     continue
@@ -464,7 +473,9 @@ class Searcher:
                 # what the finding needs: where the libretto has it, else just before or after the faulty event
                 for pos in sorted({r_pos[j], min(r_pos[j], fi + 1), fi}):
                     scored.append(((0, abs(pos - r_pos[j]), j), (j, pos)))
-            for (relevant, dist, _), (j, pos) in sorted(scored)[:INSERTS]:
+            for j in earlier:
+                scored.append(((0, INSERTS + len(earlier), j), (j, r_pos[j])))
+            for (relevant, dist, _), (j, pos) in sorted(scored)[: INSERTS + len(earlier)]:
                 x = rsel[j]
                 made = _insert_rows(trace, rows, pos, x.phase, x.body)
                 if made is None:

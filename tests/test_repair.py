@@ -89,7 +89,6 @@ NOT_YET = {
     "gao-zuo-you-zu-she-san",
     "jin-san-xie-yi-ge",
     "li-she-bu-zhu-pi",
-    "qing-she-yu-bin",
     "qu-you-she-zhi-shi",
     "she-fa-yi-jiang-sheng-shi",
     "si-ma-bu-jue-sui-never.2",
