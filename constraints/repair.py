@@ -529,6 +529,9 @@ class Searcher:
                     "move", anchor, "after", old, old, f.citation, "rule", moved=(rows[row].line, rows[row].line)
                 )
                 add(new_rows, edit, (2, abs(d)))
+            # ... or moved with what the same person does right after it (a shot and its 挟), as one block
+            for cand in _block_of_actor(trace, rows, fi, f.citation):
+                add(cand.rows, cand.edit, cand.rank)
         # 5. the occasion, where a finding is about it: a declared field dropped (its default) or set otherwise
         occ = trace.cast.occasion
         if occ is not None and occ.line is not None and any(f.line == occ.line for f in roots):
@@ -636,6 +639,43 @@ class Searcher:
                 dist = min((abs(a1 - f.event) for f in focus if f.event is not None), default=0)
                 out.append(Candidate(new_rows, edit, (0, dist)))
         return out
+
+
+def _block_of_actor(trace: Trace, rows: list[Row], fi: int, cite: Citation | None) -> list[Candidate]:
+    """The event `fi` and the events the same person does right after it (up to 3 in all), moved as
+    one block past up to 3 events of its phase, later or earlier."""
+    ev = trace[fi]
+    end = fi
+    while (
+        end + 1 < len(trace) and end - fi < 2 and trace[end + 1].actor == ev.actor and trace[end + 1].phase == ev.phase
+    ):
+        end += 1
+    if end == fi:
+        return []
+    first, last = ev.line - 1, trace[end].line - 1
+    block = rows[first : last + 1]
+    rest = rows[:first] + rows[last + 1 :]
+    out: list[Candidate] = []
+    for d in (1, -1, 2, -2, 3, -3):
+        target = end + d if d > 0 else fi + d
+        if not 0 <= target < len(trace) or trace[target].phase != ev.phase:
+            continue
+        at = trace[target].line - (len(block) if d > 0 else 1)  # after the target (later) / before it (earlier)
+        new_rows = rest[:at] + block + rest[at:]
+        text = body_of(block[0].text) + " …"
+        edit = Edit(
+            "move",
+            _anchor(rest, at - 1),
+            "after",
+            text,
+            text,
+            cite,
+            "rule",
+            span=end - fi + 1,
+            moved=(block[0].line, block[-1].line),
+        )
+        out.append(Candidate(new_rows, edit, (2, abs(d) + 1)))
+    return out
 
 
 def _rename(rows: list[Row], trace: Trace, old: str, new: str) -> tuple[list[Row], list[int]] | None:

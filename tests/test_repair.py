@@ -90,7 +90,6 @@ NOT_YET = {
     "jin-san-xie-yi-ge",
     "li-she-bu-zhu-pi",
     "qu-you-she-zhi-shi",
-    "she-fa-yi-jiang-sheng-shi",
     "si-ma-bu-jue-sui-never.2",
     "si-ma-bu-jue-sui.2",
     "si-ma-wu-shi-bu-zhi-gong.2",
