@@ -571,7 +571,20 @@ class Searcher:
                         "libretto" if body == bodies[0] else "rule",
                     )
                     add(rows[:row] + [_replace(rows[row], body)] + rows[row + 1 :], edit, (0, 0))
-        # 7. blocks the staging has where the libretto has them elsewhere (one move each)
+        # 7. a finding on no event about a person of the cast (a 介 where the rite has none): the events
+        # that name the person, each deleted (an event naming a person puts him in the cast)
+        for f in roots:
+            if f.event is not None or f.line is not None:
+                continue
+            for name in sorted(p for p in trace.cast.persons if p in f.message):
+                naming = [
+                    e for e in trace.events if name in (e.actor, e.obj_token) or any(v == name for _, v in e.attrs)
+                ]
+                for e in naming[:WINDOW]:
+                    row = e.line - 1
+                    edit = Edit("delete", rows[row].line, "at", "", body_of(rows[row].text), f.citation, "rule")
+                    add(rows[:row] + rows[row + 1 :], edit, (2, 0))
+        # 8. blocks the staging has where the libretto has them elsewhere (one move each)
         for cand in self._block_moves(trace, rows, matcher, rsel, focus):
             add(cand.rows, cand.edit, cand.rank)
         out.sort(key=lambda c: c.rank)

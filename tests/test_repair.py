@@ -95,7 +95,6 @@ NOT_YET = {
     "si-ma-wu-shi-bu-zhi-gong.2",
     "tan-jue-sui-er-hou-she.2",
     "tan-jue-sui-er-hou-she",
-    "wu-jie",
     "xian-gong-da-fu-bu-jiang",
     "yi-jie-xian-yi-ting",
     "yi-jie-zhi-jian-dang-she-fa-er",
