@@ -895,7 +895,7 @@ def repair(
     outcome.repairs = repairs
     if repairs:
         outcome.status = "repaired"
-        outcome.bound = None
+        outcome.bound = "time" if outcome.bound == "time" else None  # cut by time: say so
     outcome.seconds = time.perf_counter() - start
     return outcome
 
