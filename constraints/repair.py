@@ -797,7 +797,7 @@ def repair(
     *,
     max_edits: int = 2,
     budget: int = 400,
-    seconds: float = 30.0,
+    seconds: float = 60.0,
     keep: int = 5,
     reread: Callable[[str], Trace] | None = None,
 ) -> Outcome:
