@@ -371,7 +371,7 @@ class Searcher:
         if trace.fragment is not None and trace.fragment.phases:
             phases |= set(trace.fragment.phases)
         rsel = [x for x in ref if x.phase in phases] if trace.fragment is not None else list(ref)
-        tkeys = [(e.phase, e.render()) for e in trace.events]
+        tkeys = _keys(trace, rows)
         matcher = difflib.SequenceMatcher(None, tkeys, [x.key for x in rsel], autojunk=False)
         blocks = matcher.get_matching_blocks()
         t_to_r: dict[int, int] = {}
@@ -423,9 +423,14 @@ class Searcher:
                 same_phase = [j for j in range(len(rsel)) if j not in window and rsel[j].phase == te.phase]
                 for j in [*window, *(same_phase if te.act in needs else ())]:
                     x = rsel[j]
-                    if j in matched_r or x.body == tbody or x.phase != te.phase or x.act != te.act:
+                    if j in matched_r or x.body == tbody or x.phase != te.phase:
                         continue
-                    if x.actor == te.actor or x.obj == te.obj_token:
+                    # another act by the same person, where the libretto has it in this event's place
+                    # (袒决 where the text says 袒): a change of the act
+                    actor = tbody.split()[0]  # the person as the staging names him (as the libretto does)
+                    if x.act != te.act and (x.actor != actor or abs(r_pos[j] - ti) > 1):
+                        continue
+                    if x.actor in (te.actor, actor) or x.obj == te.obj_token:
                         fields = _fields(x.body, tbody)
                         new_rows = rows[:trow] + [_replace(rows[trow], x.body)] + rows[trow + 1 :]
                         edit = Edit("change", rows[trow].line, "at", x.body, tbody, x.cite, "libretto", fields=fields)
@@ -622,7 +627,7 @@ class Searcher:
         dels = [(i1, i2) for tag, i1, i2, _, _ in ops if tag in ("delete", "replace") and i2 - i1 >= 2]
         ins = [(i1, j1, j2) for tag, i1, _, j1, j2 in ops if tag in ("insert", "replace") and j2 - j1 >= 2]
         out: list[Candidate] = []
-        tkeys = [(e.phase, e.render()) for e in trace.events]
+        tkeys = _keys(trace, rows)
         for a1, a2 in dels:
             block = tkeys[a1:a2]
             for at, j1, j2 in ins:
@@ -652,6 +657,12 @@ class Searcher:
                 dist = min((abs(a1 - f.event) for f in focus if f.event is not None), default=0)
                 out.append(Candidate(new_rows, edit, (0, dist)))
         return out
+
+
+def _keys(trace: Trace, rows: Sequence[Row]) -> list[tuple[str | None, str]]:
+    """The staging's events as the libretto's are keyed: the phase, and the event as written (the
+    person as the staging names him — 司马, where the cast makes him the 司正 — as the libretto does)."""
+    return [(e.phase, body_of(rows[e.line - 1].text)) for e in trace.events]
 
 
 def _block_of_actor(trace: Trace, rows: list[Row], fi: int, cite: Citation | None) -> list[Candidate]:

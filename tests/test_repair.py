@@ -89,15 +89,10 @@ NOT_YET = {
     "gao-zuo-you-zu-she-san",
     "jin-san-xie-yi-ge",
     "li-she-bu-zhu-pi",
-    "qu-you-she-zhi-shi",
-    "si-ma-bu-jue-sui-never.2",
-    "si-ma-bu-jue-sui.2",
-    "si-ma-wu-shi-bu-zhi-gong.2",
     "tan-jue-sui-er-hou-she.2",
     "tan-jue-sui-er-hou-she",
     "xian-gong-da-fu-bu-jiang",
     "yi-jie-xian-yi-ting",
-    "yi-jie-zhi-jian-dang-she-fa-er",
     "zou-zou-yu-jian-ruo-yi",
 }
 
