@@ -29,6 +29,7 @@ class Edit:
     fields: tuple[str, ...] = ()  # for a change: what changed (actor, act, object, at, face …)
     moved: tuple[int | None, int | None] = (None, None)  # for a move: the input's lines of the events moved
     after_new: str = ""  # for an insert right after an event an earlier step inserted: that event
+    also: tuple[tuple[int | None, str], ...] = ()  # for a delete: the same person's later events deleted with it
 
 
 @dataclass
@@ -152,3 +153,19 @@ def _machine_event(r: Refusal, act: str) -> str | None:
     if e.obj_token is None:
         return None
     return f"{e.actor} {act} {e.obj_token}"
+
+
+def _with_what_follows(trace: Trace, rows: list[Row], fi: int, cite: Citation | None) -> list[Candidate]:
+    """The event `fi` deleted together with the next one, two or three things the same person does in
+    its phase (a 降 and the 升 and 反就席 that undo it: he stays where he was), as one edit."""
+    ev = trace[fi]
+    later = [e for e in trace.events[fi + 1 :] if e.actor == ev.actor and e.phase == ev.phase][:3]
+    out: list[Candidate] = []
+    for k in range(1, len(later) + 1):
+        gone = {ev.line - 1, *(e.line - 1 for e in later[:k])}
+        new_rows = [r for i, r in enumerate(rows) if i not in gone]
+        also = tuple((rows[e.line - 1].line, body_of(rows[e.line - 1].text)) for e in later[:k])
+        row = rows[ev.line - 1]
+        edit = Edit("delete", row.line, "at", "", body_of(row.text), cite, "rule", span=k + 1, also=also)
+        out.append(Candidate(new_rows, edit, (2, k + 1)))
+    return out

@@ -19,6 +19,7 @@ from xiangshe.constraints.repair_edits import (
     _occasion_edits,
     _path_acts,
     _rename,
+    _with_what_follows,
 )
 from xiangshe.constraints.repair_libretto import Expected, options_of, pairs, reference
 from xiangshe.constraints.repair_rows import (
@@ -249,6 +250,9 @@ class Searcher:
                 add(new_rows, edit, (2, abs(d)))
             # ... or moved with what the same person does right after it (a shot and its 挟), as one block
             for cand in _block_of_actor(trace, rows, fi, f.citation):
+                add(cand.rows, cand.edit, cand.rank)
+            # ... or deleted with what the same person does after it because of it (his way back)
+            for cand in _with_what_follows(trace, rows, fi, f.citation):
                 add(cand.rows, cand.edit, cand.rank)
         # 5. the occasion, where a finding is about it: a declared field dropped (its default) or set otherwise
         occ = trace.cast.occasion

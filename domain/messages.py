@@ -638,6 +638,12 @@ CATALOGUE: tuple[Entry, ...] = (
         "the search was cut by its time budget of {seconds} s (--timeout): a longer one may list others as small",
         "搜索为时间预算 {seconds} 秒所截（--timeout）：更久的搜索或可列出同样小的其他修正",
     ),
+    Entry(
+        "XS824",
+        "repair.delete-with",
+        "delete line {line}, {event}, and the same person's steps that follow from it, at lines {lines} ({events})",
+        "删去第 {line} 行 {event}，并删去同一人因之而行者：第 {lines} 行（{events}）",
+    ),
     Entry("XS823", "repair.time", "{path}: searched in {seconds} s", "{path}：搜索用时 {seconds} 秒"),
     Entry("XS817", "repair.first", "{what}: {rule} at line {line}", "{what}：第 {line} 行 {rule}"),
     Entry("XS818", "repair.finding", "finding", "违例"),

@@ -47,6 +47,14 @@ def step(e: Edit, fmt: str) -> Message:
         if e.anchor is None:
             return Message("repair.insert-first", event=shown(e.new, fmt))
         return Message("repair.insert", line=e.anchor, event=shown(e.new, fmt))
+    if e.kind == "delete" and e.also:
+        return Message(
+            "repair.delete-with",
+            line=e.anchor,
+            event=shown(e.old, fmt),
+            lines=", ".join(str(line) for line, _ in e.also),
+            events=", ".join(shown(body, fmt) for _, body in e.also),
+        )
     if e.kind == "delete":
         return Message("repair.delete", line=e.anchor, event=shown(e.old, fmt))
     if e.kind == "change":
@@ -128,6 +136,8 @@ def edit_json(e: Edit, fmt: str) -> dict:
     }
     if e.kind in ("move", "rename"):
         doc["moved"] = {"first": e.moved[0], "last": e.moved[1], "events": e.span}
+    if e.also:
+        doc["also"] = [{"line": line, "event": record(body) if fmt != "trace" else body} for line, body in e.also]
     return doc
 
 

@@ -91,7 +91,6 @@ NOT_YET = {
     "li-she-bu-zhu-pi",
     "tan-jue-sui-er-hou-she.2",
     "tan-jue-sui-er-hou-she",
-    "xian-gong-da-fu-bu-jiang",
     "yi-jie-xian-yi-ting",
     "zou-zou-yu-jian-ruo-yi",
 }
@@ -299,3 +298,20 @@ def test_the_same_command_gives_the_same_output_whatever_the_hash_seed_and_the_o
     assert one == two
     assert b"candidates checked" in one or b"candidates_checked" in one
     assert " s" not in one.decode().splitlines()[-1] and "searched in" in err  # the time taken: apart, on stderr
+
+
+def test_a_step_undone_by_the_same_persons_later_steps_is_deleted_with_them_in_one_edit() -> None:
+    # the 大夫 comes down with the 宾 (大夫不降): deleting the descent alone leaves his way back up refused
+    outcome = repair(parse_file(bundled.VIOLATIONS / "xian-gong-da-fu-bu-jiang.trace"), "trace", active_rules())
+    assert outcome.status == "repaired"
+    [edit] = outcome.repairs[0].edits
+    assert (edit.kind, edit.old) == ("delete", "大夫 降 at=西阶")
+    assert [body for _, body in edit.also] == ["大夫 升 at=西阶", "大夫 反就席"]
+    fixed = parse_lines(outcome.repairs[0].text, "<fixed>")
+    assert not any(e.actor == "大夫" and e.phase == "Φ12" for e in fixed.events) and check_trace(fixed).ok
+    doc = repair_json(outcome, "x.trace", "trace")
+    jsonschema.Draft202012Validator(schemas.load("repair")).validate(doc)
+    assert doc["repairs"][0]["edits"][0]["also"] == [
+        {"line": 113, "event": "大夫 升 at=西阶"},
+        {"line": 114, "event": "大夫 反就席"},
+    ]
