@@ -175,11 +175,16 @@ class Searcher:
             ]
             # ... or in an earlier phase ("no earlier X": the consent, the preparation the rule asks for),
             # the nearest few the staging lacks, each where the libretto has it
-            earlier = [
-                j
-                for j in range(min(near.start, len(rsel)) - 1, -1, -1)
-                if j not in matched_r and rsel[j].act in needs and (rsel[j].phase or "") < (ev.phase or "")
-            ][:EARLIER]
+            # (the faulty event's own person first)
+            needs_before = self._needs(f, refusals.get(fi), before=True)
+            earlier = sorted(
+                (
+                    j
+                    for j in range(min(near.start, len(rsel)) - 1, -1, -1)
+                    if j not in matched_r and rsel[j].act in needs_before and (rsel[j].phase or "") < (ev.phase or "")
+                ),
+                key=lambda j: (rsel[j].actor != ev.actor, -j),
+            )[:EARLIER]
             for j in [*near, *further]:
                 if j in matched_r:
                     continue
@@ -192,9 +197,8 @@ class Searcher:
                 # what the finding needs: where the libretto has it, else just before or after the faulty event
                 for pos in sorted({r_pos[j], min(r_pos[j], fi + 1), fi}):
                     scored.append(((0, abs(pos - r_pos[j]), j), (j, pos)))
-            for j in earlier:
-                scored.append(((0, INSERTS + len(earlier), j), (j, r_pos[j])))
-            for (relevant, dist, _), (j, pos) in sorted(scored)[: INSERTS + len(earlier)]:
+            picked = sorted(scored)[:INSERTS] + [((0, INSERTS, j), (j, r_pos[j])) for j in earlier]
+            for (relevant, dist, _), (j, pos) in picked:
                 x = rsel[j]
                 made = _insert_rows(trace, rows, pos, x.phase, x.body)
                 if made is None:
@@ -251,6 +255,13 @@ class Searcher:
             # ... or moved with what the same person does right after it (a shot and its 挟), as one block
             for cand in _block_of_actor(trace, rows, fi, f.citation):
                 add(cand.rows, cand.edit, cand.rank)
+            # ... or an earlier event of the same person that the libretto does not have, deleted (the
+            # 说决拾 that undid his 决遂), the nearest few
+            extra = [i for i in range(fi - 1, -1, -1) if i not in t_to_r and trace[i].actor == ev.actor]
+            for i in extra[:EARLIER]:
+                erow = trace[i].line - 1
+                edit = Edit("delete", rows[erow].line, "at", "", body_of(rows[erow].text), f.citation, "rule")
+                add(rows[:erow] + rows[erow + 1 :], edit, (2, fi - i))
             # ... or deleted with what the same person does after it because of it (his way back)
             for cand in _with_what_follows(trace, rows, fi, f.citation):
                 add(cand.rows, cand.edit, cand.rank)
@@ -312,8 +323,9 @@ class Searcher:
         out.sort(key=lambda c: c.rank)
         return out
 
-    def _needs(self, f: Finding, refusal: Refusal | None) -> set[str]:
-        """The acts that could answer a finding: those its rule's patterns name, or the machine's."""
+    def _needs(self, f: Finding, refusal: Refusal | None, before: bool = False) -> set[str]:
+        """The acts that could answer a finding: those its rule's patterns name, or the machine's
+        (`before`: with the acts that lead to those, for the events of earlier phases)."""
         acts: set[str] = set()
         rule = next((r for r in (self.rules or ()) if r.id == f.rule), None)
         if rule is not None and rule.template is not None:
@@ -326,7 +338,11 @@ class Searcher:
                 for c in p.conds:  # a state the rule asks of a machine (forbidding `!=X` asks X): the acts to it
                     machine = by_name.get(c.key.split(".", 1)[1]) if c.key.startswith(("actor.", "obj.")) else None
                     if machine is not None and c.negate != bool(answers):
-                        acts |= {e.act for e in machine.edges if e.dest in c.values and e.source != e.dest}
+                        to = {e for e in machine.edges if e.dest in c.values and e.source != e.dest}
+                        acts |= {e.act for e in to}
+                        if before:  # and the acts one edge before (袒决遂, before the 执弓 that arms the archer)
+                            sources = {e.source for e in to}
+                            acts |= {e.act for e in machine.edges if e.dest in sources and e.source != e.dest}
         if refusal is not None:
             acts |= {a for a, _ in _path_acts(refusal)}
         return acts

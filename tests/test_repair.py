@@ -89,8 +89,6 @@ NOT_YET = {
     "gao-zuo-you-zu-she-san",
     "jin-san-xie-yi-ge",
     "li-she-bu-zhu-pi",
-    "tan-jue-sui-er-hou-she.2",
-    "tan-jue-sui-er-hou-she",
     "yi-jie-xian-yi-ting",
     "zou-zou-yu-jian-ruo-yi",
 }
