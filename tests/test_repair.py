@@ -83,12 +83,10 @@ def test_a_sample_of_violating_examples_is_repaired_and_the_repair_checks(name: 
 #: the examples no repair is found for within the default bounds yet (docs/repair.md, "Speed"):
 #: more than two edits, an edit the search does not propose, or the time bound on a long staging
 NOT_YET = {
-    "bin-zhong-bin-jie-jiang",
     "bu-qu-jing",
     "di-yi-fan-wei-san-ou-she",
     "gao-zuo-you-zu-she-san",
     "jin-san-xie-yi-ge",
-    "li-she-bu-zhu-pi",
     "yi-jie-xian-yi-ting",
     "zou-zou-yu-jian-ruo-yi",
 }
