@@ -262,6 +262,23 @@ class Searcher:
                 erow = trace[i].line - 1
                 edit = Edit("delete", rows[erow].line, "at", "", body_of(rows[erow].text), f.citation, "rule")
                 add(rows[:erow] + rows[erow + 1 :], edit, (2, fi - i))
+            # ... or an event the finding needs that the staging has later in the phase, moved up to
+            # just before the faulty event (a 终 of the music the staging began one run late)
+            due = [e for e in trace.events[fi + 1 :] if e.phase == ev.phase and e.act in needs]
+            for e in due[:2]:
+                mrow = e.line - 1
+                rest = rows[:mrow] + rows[mrow + 1 :]
+                edit = Edit(
+                    "move",
+                    _anchor(rest, row - 1),
+                    "after",
+                    body_of(rows[mrow].text),
+                    body_of(rows[mrow].text),
+                    f.citation,
+                    "rule",
+                    moved=(rows[mrow].line, rows[mrow].line),
+                )
+                add(rest[:row] + [rows[mrow]] + rest[row:], edit, (2, e.index - fi))
             # ... or deleted with what the same person does after it because of it (his way back)
             for cand in _with_what_follows(trace, rows, fi, f.citation):
                 add(cand.rows, cand.edit, cand.rank)

@@ -87,7 +87,6 @@ NOT_YET = {
     "di-yi-fan-wei-san-ou-she",
     "gao-zuo-you-zu-she-san",
     "jin-san-xie-yi-ge",
-    "yi-jie-xian-yi-ting",
     "zou-zou-yu-jian-ruo-yi",
 }
 
