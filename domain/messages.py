@@ -596,10 +596,10 @@ CATALOGUE: tuple[Entry, ...] = (
     Entry(
         "XS811",
         "repair.none",
-        "{path}: no repair found (--max-edits {edits}): {why}; {tried} candidates checked in {seconds} s. "
+        "{path}: no repair found (--max-edits {edits}): {why}; {tried} candidates checked. "
         "This is not a proof that none exists: the search tries the edits near the findings that the "
         "libretto, the machines and the findings suggest",
-        "{path}: 未找到修正（--max-edits {edits}）：{why}；{seconds} 秒内复核候选 {tried} 个。"
+        "{path}: 未找到修正（--max-edits {edits}）：{why}；复核候选 {tried} 个。"
         "这并不证明没有修正：搜索只尝试礼文脚本、状态机与违例所提示的、违例附近的修改",
     ),
     Entry(
@@ -629,9 +629,22 @@ CATALOGUE: tuple[Entry, ...] = (
     Entry(
         "XS816",
         "repair.searched",
-        "{tried} candidates checked in {seconds} s; aligned with the libretto performed for {reference}",
-        "{seconds} 秒内复核候选 {tried} 个；对照礼文脚本（{reference}）",
+        "{tried} candidates checked; aligned with the libretto performed for {reference}",
+        "复核候选 {tried} 个；对照礼文脚本（{reference}）",
     ),
+    Entry(
+        "XS822",
+        "repair.cut",
+        "the search was cut by its time budget of {seconds} s (--timeout): a longer one may list others as small",
+        "搜索为时间预算 {seconds} 秒所截（--timeout）：更久的搜索或可列出同样小的其他修正",
+    ),
+    Entry(
+        "XS824",
+        "repair.delete-with",
+        "delete line {line}, {event}, and the same person's steps that follow from it, at lines {lines} ({events})",
+        "删去第 {line} 行 {event}，并删去同一人因之而行者：第 {lines} 行（{events}）",
+    ),
+    Entry("XS823", "repair.time", "{path}: searched in {seconds} s", "{path}：搜索用时 {seconds} 秒"),
     Entry("XS817", "repair.first", "{what}: {rule} at line {line}", "{what}：第 {line} 行 {rule}"),
     Entry("XS818", "repair.finding", "finding", "违例"),
     Entry(

@@ -490,7 +490,7 @@ def repair_options(f):
             "--timeout",
             "seconds",
             type=click.FloatRange(0.1, 3600),
-            default=30.0,
+            default=60.0,
             show_default=True,
             help="the most seconds spent searching",
         ),

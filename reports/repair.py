@@ -47,6 +47,14 @@ def step(e: Edit, fmt: str) -> Message:
         if e.anchor is None:
             return Message("repair.insert-first", event=shown(e.new, fmt))
         return Message("repair.insert", line=e.anchor, event=shown(e.new, fmt))
+    if e.kind == "delete" and e.also:
+        return Message(
+            "repair.delete-with",
+            line=e.anchor,
+            event=shown(e.old, fmt),
+            lines=", ".join(str(line) for line, _ in e.also),
+            events=", ".join(shown(body, fmt) for _, body in e.also),
+        )
     if e.kind == "delete":
         return Message("repair.delete", line=e.anchor, event=shown(e.old, fmt))
     if e.kind == "change":
@@ -86,11 +94,8 @@ def repair_text(o: Outcome, path: str, fmt: str, saved: str | None = None) -> st
     lang = language()
     if o.status == "ok":
         return Message("repair.ok", path=path).render(lang)
-    secs = f"{o.seconds:.2f}"
     if not o.repairs:
-        return Message("repair.none", path=path, edits=o.max_edits, why=_why(o), tried=o.tried, seconds=secs).render(
-            lang
-        )
+        return Message("repair.none", path=path, edits=o.max_edits, why=_why(o), tried=o.tried).render(lang)
     roots = sum(1 for c in causes(o.findings) if c is None)
     edits = len(o.repairs[0].edits)
     out = [
@@ -108,7 +113,9 @@ def repair_text(o: Outcome, path: str, fmt: str, saved: str | None = None) -> st
     for n, r in enumerate(o.repairs, 1):
         out.append(Message("repair.heading", n=n, edits=len(r.edits)).render(lang))
         out += ["  " + step_text(e, fmt).render(lang) for e in r.edits]
-    out.append(Message("repair.searched", tried=o.tried, seconds=secs, reference=o.reference).render(lang))
+    if o.bound == "time":  # repairs found, but not every candidate of their size checked
+        out.append(Message("repair.cut", seconds=f"{o.time_budget:g}").render(lang))
+    out.append(Message("repair.searched", tried=o.tried, reference=o.reference).render(lang))
     if saved is not None:
         out.append(Message("repair.wrote", path=saved).render(lang))
     return "\n".join(out)
@@ -129,6 +136,8 @@ def edit_json(e: Edit, fmt: str) -> dict:
     }
     if e.kind in ("move", "rename"):
         doc["moved"] = {"first": e.moved[0], "last": e.moved[1], "events": e.span}
+    if e.also:
+        doc["also"] = [{"line": line, "event": record(body) if fmt != "trace" else body} for line, body in e.also]
     return doc
 
 
@@ -159,7 +168,6 @@ def repair_json(o: Outcome, path: str, fmt: str, saved: str | None = None) -> di
             "budget": o.budget,
             "timeout_s": o.time_budget,
             "candidates_checked": o.tried,
-            "seconds": round(o.seconds, 3),
             "reference": o.reference,
         },
         "output_file": saved,

@@ -25,6 +25,7 @@ def repair(
     repairs, 3 none within the bounds (`bounds`: max_edits, budget, timeout, keep)."""
     from xiangshe.constraints.repair import repair as search
     from xiangshe.constraints.rulebook import active_rules
+    from xiangshe.reports.messages import language
     from xiangshe.reports.repair import repair_output
 
     chosen = readings(reading, readings_file)
@@ -36,4 +37,6 @@ def repair(
     if saved is not None and output is not None:
         save(output, found.repairs[0].text, force)
     echo(repair_output(found, source.display, source.fmt, fmt, saved))
+    if found.status != "ok":  # the time taken, apart: the report itself is the same on every run
+        echo(Message("repair.time", path=source.display, seconds=f"{found.seconds:.2f}").render(language()), err=True)
     return found.exit_code
