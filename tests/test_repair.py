@@ -13,7 +13,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from click.testing import CliRunner
+from test_cli import invoke, readings_for  # the same CliRunner call and readings of an example
 
 from xiangshe import schemas
 from xiangshe.constraints.check import check_trace
@@ -23,7 +23,6 @@ from xiangshe.domain import bundled
 from xiangshe.domain.parse import parse_file, parse_jsonl, parse_lines, to_jsonl
 from xiangshe.domain.text import TEXT
 from xiangshe.reports.repair import record, repair_json
-from xiangshe.verify import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 VIOLATIONS = sorted(bundled.VIOLATIONS.glob("*.trace"))
@@ -40,21 +39,9 @@ SAMPLE = [
 ]
 
 
-def invoke(*args: str, input: str | None = None):
-    return CliRunner().invoke(cli, list(args), input=input, catch_exceptions=False)
-
-
 @pytest.fixture(autouse=True)
 def at_root(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)
-
-
-def readings_for(trace: Path) -> list[str]:
-    """--reading options for an example written against a rule's non-default reading."""
-    from xiangshe.constraints.rulebook import rulebook
-
-    rule = next((r for r in rulebook() if r.id == trace.stem.split(".")[0]), None)
-    return [a for p, o in (rule.when if rule else ()) for a in ("--reading", f"{p}={o}")]
 
 
 def repaired_and_rechecked(path: Path, tmp_path: Path) -> dict:
