@@ -72,6 +72,16 @@ def _own_cache_of_derived_artefacts(tmp_path_factory: pytest.TempPathFactory) ->
     os.environ["XIANGSHE_CACHE_DIR"] = str(tmp_path_factory.mktemp("xiangshe-cache"))
 
 
+@pytest.fixture(autouse=True)
+def _each_test_starts_in_english() -> None:
+    """The language of text output is a process-wide choice (--lang sets it for the command it
+    runs): a test that called a command under --lang zh must not leave the next one in Chinese
+    (None: as XIANGSHE_LANG says, else English)."""
+    from xiangshe.reports.messages import set_language
+
+    set_language(None)
+
+
 @pytest.fixture
 def update_golden(request: pytest.FixtureRequest) -> bool:
     return bool(request.config.getoption("--update-golden"))
