@@ -14,8 +14,7 @@ from dataclasses import dataclass
 
 from xiangshe.constraints.check import Finding
 from xiangshe.domain.trace import Trace
-from xiangshe.domain.vocabulary import vocabulary
-from xiangshe.reports.timeline import findings_by_event
+from xiangshe.reports.timeline import findings_by_event, phase_runs
 
 WIDTH = 1336  # px: the strip's width at a 1400 px window, where labels and merged marks are judged
 MARK_W = 6  # px: the width of a violation's mark, at any length of trace
@@ -61,18 +60,12 @@ def overview(trace: Trace, findings: Sequence[tuple[Finding, str]]) -> Overview:
     """The strip of `trace`, with each of `findings` (a finding and the anchor of its card in the page)."""
     events = trace.events
     n = max(len(events), 1)
-    phases = vocabulary().phases
     bands: list[PhaseBand] = []
-    start = 0
-    for i in range(1, len(events) + 1):
-        if i == len(events) or events[i].phase != events[start].phase:
-            pid = events[start].phase or ""
-            name = phases[pid].name if pid else "(no phase)"
-            x, w = start * 100 / n, (i - start) * 100 / n
-            id_label = pid if _fits(pid, w, ID_CHAR) else ""
-            name_label = name if _fits(name, w, NAME_CHAR) else ""
-            bands.append(PhaseBand(x, w, pid, name, id_label, name_label, len(bands) % 2 == 1))
-            start = i
+    for start, end, pid, name in phase_runs(events):
+        x, w = start * 100 / n, (end - start) * 100 / n
+        id_label = pid if _fits(pid, w, ID_CHAR) else ""
+        name_label = name if _fits(name, w, NAME_CHAR) else ""
+        bands.append(PhaseBand(x, w, pid, name, id_label, name_label, len(bands) % 2 == 1))
     anchor = {id(f): a for f, a in findings}
     at = findings_by_event(trace, [f for f, _ in findings])
     located = [(i, f) for i in sorted(at) for f in at[i]]

@@ -11,7 +11,7 @@ implement instance: its machine's state over time, from the replay.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from xiangshe.constraints.check import Finding
@@ -153,29 +153,34 @@ def _lane_label(trace: Trace, name: str) -> str:
     return " · ".join(parts)
 
 
-def _bands(events: Sequence[Event], px: float) -> tuple[list[Band], list[Band]]:
+def phase_runs(events: Sequence[Event]) -> Iterator[tuple[int, int, str, str]]:
+    """The runs of consecutive events of one phase: (first index, end index, phase id, its name)."""
     phases = vocabulary().phases
-    bands: list[Band] = []
-    rounds: list[Band] = []
     start = 0
     for i in range(1, len(events) + 1):
         if i == len(events) or events[i].phase != events[start].phase:
             pid = events[start].phase or ""
-            name = phases[pid].name if pid else "(no phase)"
-            x, w = start * px, (i - start) * px
-            bands.append(
-                Band(
-                    x,
-                    w,
-                    pid,
-                    name,
-                    name if _fits(name, w) else "",
-                    pid if _fits(pid, w, 7.5) else "",
-                    len(bands) % 2 == 1,
-                    events[start].line,
-                )
-            )
+            yield start, i, pid, phases[pid].name if pid else "(no phase)"
             start = i
+
+
+def _bands(events: Sequence[Event], px: float) -> tuple[list[Band], list[Band]]:
+    bands: list[Band] = []
+    rounds: list[Band] = []
+    for start, end, pid, name in phase_runs(events):
+        x, w = start * px, (end - start) * px
+        bands.append(
+            Band(
+                x,
+                w,
+                pid,
+                name,
+                name if _fits(name, w) else "",
+                pid if _fits(pid, w, 7.5) else "",
+                len(bands) % 2 == 1,
+                events[start].line,
+            )
+        )
     start = 0
     for i in range(1, len(events) + 1):
         if i == len(events) or events[i].round != events[start].round:
