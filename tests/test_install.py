@@ -102,6 +102,9 @@ def test_every_command_runs_from_the_installed_script_outside_the_checkout(tmp_p
     """Each command of the contract, from an empty folder, with nothing of the checkout on the path."""
     bad = tmp_path / "bad.trace"
     bad.write_text("phase Φ51\n主人 拜辱 to=宾\n", encoding="utf-8")
+    shutil.copy(ROOT / "traces" / "violations" / "zuo-she-ru-chu.trace", tmp_path / "zuo.trace")
+    canonical = (ROOT / "traces" / "canonical.trace").read_text(encoding="utf-8").splitlines(keepends=True)
+    (tmp_path / "part.trace").write_text("".join(canonical[:188]), encoding="utf-8")  # up to 主人 实 爵1
     steps = {
         ("check",): 0,
         ("check", "bad.trace"): 1,
@@ -117,6 +120,12 @@ def test_every_command_runs_from_the_installed_script_outside_the_checkout(tmp_p
         ("query", "precedence", "--first", "宾 拜赐", "--then", "主人 拜辱", "--depth", "3"): 0,
         ("query", "precedence", "--first", "主人 拜辱", "--then", "宾 拜赐", "--depth", "3"): 1,
         ("check-rules", "--rule", "bu-guan-bu-shi", "--format", "json"): 0,  # CI runs the whole
+        ("readings", "bad.trace"): 1,
+        ("repair", "zuo.trace", "-o", "fixed.trace"): 1,
+        ("check", "fixed.trace"): 0,
+        ("next", "part.trace"): 0,
+        ("complete", "part.trace", "-o", "done.trace"): 0,
+        ("check", "done.trace"): 0,
     }
     for args, status in steps.items():
         done = run(*args, cwd=tmp_path)
