@@ -162,15 +162,19 @@ def event_keys(trace: Trace, e: Event) -> set[tuple[str, ...]]:
     return {event_key(e.render()), *([event_key(written)] if written else [])}
 
 
-def script(options: Options, title: str = "乡射礼 — a staging", until: str = "Φ52") -> Script:
-    """The libretto performed for `options` (the whole ceremony, or up to the phase `until`), as a
-    Script; kept for the last few options (by their repr: Options compares without its explicit
-    arrows)."""
-    return _script(repr(options), title, options, until)
+def script(options: Options, title: str = "乡射礼 — a staging") -> Script:
+    """The libretto performed for `options` (the whole ceremony), as a Script; kept for the last few
+    options (by their repr: Options compares without its explicit arrows)."""
+    return _script(repr(options), title, options)
 
 
 @lru_cache(maxsize=8)
-def _script(key: str, title: str, options: Options, until: str) -> Script:  # noqa: ARG001 (`key` keys the cache)
+def _script(key: str, title: str, options: Options) -> Script:  # noqa: ARG001 (`key` keys the cache)
+    return _perform(title, options, "Φ52")
+
+
+def _perform(title: str, options: Options, until: str) -> Script:
+    """The libretto performed for `options` up to the phase `until` (not kept: the callers keep it)."""
     o = replace(options, until=until, arrows=dict(options.arrows))
     cast = LibrettoCast(o)
     perf = perform(o, cast)
@@ -266,7 +270,7 @@ def align(trace: Trace) -> Alignment:
 
 @lru_cache(maxsize=64)
 def _steps_until_key(key: str, options: Options, until: str) -> tuple[Step, ...]:  # noqa: ARG001 (`key` keys the cache)
-    return _script(key, "", options, until).steps
+    return _perform("", options, until).steps
 
 
 def _steps_until(options: Options, until: str) -> tuple[Step, ...]:
