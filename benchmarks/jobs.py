@@ -19,12 +19,16 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from benchmarks.childusage import measured  # noqa: E402
+
 CACHE = ROOT / "benchmarks" / ".cache"
 
 
@@ -59,27 +63,13 @@ def batch(n: int, source: str = "bundled") -> Path:
     return folder
 
 
-# a small process that runs the check and reports its (and its workers') usage from RUSAGE_CHILDREN:
-# the check forked straight from this process would report this process's resident size as its own
-# high-water mark (Linux carries ru_maxrss across fork and exec; benchmarks/run.py holds hundreds of MB)
-_MEASURE = """
-import json, resource, subprocess, sys
-rc = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
-usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-print(json.dumps({"rc": rc, "cpu_s": usage.ru_utime + usage.ru_stime, "peak_mb": usage.ru_maxrss / 1024}))
-"""
-
-
 def run(folder: Path, jobs: int) -> dict:
     """One whole-process `check --format json --jobs JOBS FOLDER`: wall, CPU (the process and its
     workers), and the peak resident memory of the largest of them."""
     cmd = [sys.executable, "-m", "xiangshe", "check", "--format", "json", "--isolated", "--jobs", str(jobs)]
     start = time.perf_counter()
-    done = subprocess.run(
-        [sys.executable, "-c", _MEASURE, *cmd, str(folder)], cwd=ROOT, capture_output=True, text=True, check=True
-    )
+    out = measured([*cmd, str(folder)], ROOT)  # its usage read in a small parent (benchmarks/childusage.py)
     wall = time.perf_counter() - start
-    out = json.loads(done.stdout.strip().splitlines()[-1])
     if out["rc"] not in (0, 1, 2):
         raise RuntimeError(f"check --jobs {jobs} {folder} exited {out['rc']}")
     return {"wall_s": wall, "cpu_s": out["cpu_s"], "peak_mb": out["peak_mb"]}

@@ -21,7 +21,6 @@ import argparse
 import json
 import resource
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -29,6 +28,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+from benchmarks.childusage import measured  # noqa: E402
 
 CACHE = ROOT / "benchmarks" / ".cache"
 LIMIT = 1 << 30  # bytes: a 1M-event staging is over the default 64 MiB (check --max-input-size)
@@ -109,31 +110,16 @@ def peak_of(path: Path) -> dict:
     }
 
 
-# a small process that runs `--peak-of` and reports its peak from RUSAGE_CHILDREN: a child forked
-# straight from a large process would report that process's resident size as its own high-water mark
-# (Linux carries ru_maxrss across fork and exec)
-_MEASURE = """
-import json, resource, subprocess, sys
-done = subprocess.run([sys.executable, *sys.argv[1:]], capture_output=True, text=True, check=True)
-out = json.loads(done.stdout.strip().splitlines()[-1])
-out["peak_mb"] = round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, 1)
-print(json.dumps(out))
-"""
-
-
 def measure_memory(sizes: tuple[int, ...] = (100_000, 1_000_000)) -> dict:
     """Peak resident size of parse + check, each size in a fresh process."""
     out: dict = {}
     for n in sizes:
         path = staging(n)
-        done = subprocess.run(
-            [sys.executable, "-c", _MEASURE, __file__, "--peak-of", str(path)],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        out[n] = json.loads(done.stdout.strip().splitlines()[-1])
+        # in a small parent (benchmarks/childusage.py): forked from a large process, its peak would be that one's
+        done = measured([sys.executable, __file__, "--peak-of", str(path)], ROOT, keep_stdout=True)
+        if done["rc"] != 0:
+            raise RuntimeError(f"--peak-of {path} exited {done['rc']}")
+        out[n] = json.loads(done["stdout"].strip().splitlines()[-1]) | {"peak_mb": round(done["peak_mb"], 1)}
     small, big = out[min(sizes)], out[max(sizes)]
     return {
         **{f"peak_mb_{_label(n)}": out[n]["peak_mb"] for n in sizes},
