@@ -99,6 +99,40 @@ class TraceErrors(Exception):
         return "\n".join(out)
 
 
+#: an event's words as the vocabulary and the cast name them: actor, act, object, attributes, object word
+_Words = tuple[str, str, ObjectRef | None, tuple[tuple[str, str], ...], str | None]
+
+#: at most this many event lines (and as many events' words) are remembered by the readers of a process
+_KNOWN_LINES = 1 << 16
+
+
+class _Seen:
+    """The events the readers of this process have read before, with one vocabulary: their words, and
+    the lines of JSON Lines that wrote them, each with the person words it holds, when these are the
+    names the event's persons have in the cast. Such an event reads alike in any trace whose cast has
+    those names (a person word that the cast has is that person: `_Reader.person`; the other words
+    are the vocabulary's), so a batch of stagings that share most lines reads each of them once.
+    Only events read without error are kept, at most _KNOWN_LINES of each kind."""
+
+    def __init__(self, vocab: Vocabulary) -> None:
+        self.vocab = vocab
+        self.words: dict[tuple, tuple[frozenset[str], _Words]] = {}
+        self.lines: dict[str, tuple] = {}
+
+    def remember_words(self, key: tuple, value: tuple[frozenset[str], _Words]) -> None:
+        if len(self.words) < _KNOWN_LINES:
+            self.words[key] = value
+
+
+_SEEN: list[_Seen] = []  # the one of the vocabulary used last
+
+
+def _seen(vocab: Vocabulary) -> _Seen:
+    if not _SEEN or _SEEN[0].vocab is not vocab:
+        _SEEN[:] = [_Seen(vocab)]
+    return _SEEN[0]
+
+
 class _Reader:
     """Shared by both formats: the cast, person and object resolution, the events."""
 
@@ -115,6 +149,10 @@ class _Reader:
         self.occasion: tuple[int, dict[str, str]] | None = None  # its line and declared fields
         self._resolved: dict[tuple, tuple] = {}
         self._failed: dict[tuple, int] = {}  # the events that did not resolve: how many errors
+        self._seen = _seen(vocab)
+        #: the person words of the event read last, when its words depend on the cast only by their
+        #: being in it (see `_Seen`); else None
+        self.names: frozenset[str] | None = None
         #: the line numbers read so far, as the int objects the events' lines hold (numbers[k] == k), for
         #: a reader that records them: an event's index takes the one of its value, so that a large trace
         #: keeps one int object an event, not two (32 bytes an event)
@@ -306,21 +344,16 @@ class _Reader:
         attrs: list[tuple[str, str]],
         source_line: int | None = None,
     ) -> None:
-        # the words of an event resolve alike while the cast is the same (it only grows): an event
-        # written as an earlier one reuses its resolution
-        key = (actor_token, act, obj_token, tuple(attrs), len(self.cast.persons))
-        words = self._resolved.get(key)
-        if words is None:
-            failed = self._failed.get(key)
-            if failed is not None and len(self.errors) >= MAX_ERRORS:
-                self.more += failed  # past the cap an error seen before is only counted
-                return
-            before = len(self.errors) + self.more
-            words = self._resolve(line, actor_token, act, obj_token, attrs)
+        # an event written as one read before (in any trace) whose persons were named as the cast names
+        # them takes its words, if the cast has them too (`_Seen`)
+        shared = (actor_token, act, obj_token, tuple(attrs))
+        hit = self._seen.words.get(shared)
+        if hit is not None and self.cast.persons.keys() >= hit[0]:
+            self.names, words = hit
+        else:
+            words = self._words(line, shared)
             if words is None:
-                self._failed[key] = len(self.errors) + self.more - before
                 return
-            self._resolved[key] = words
         actor, act, obj, resolved, obj_token = words
         phase = self.phase
         rnd = self.vocab.phases[phase].round if phase else 0
@@ -329,9 +362,35 @@ class _Reader:
             index = self.numbers[index]
         self.events.append(new_event(index, line, actor, act, obj, resolved, phase, rnd, text, obj_token, source_line))
 
+    def _words(self, line: int, shared: tuple) -> _Words | None:
+        """An event's words, resolved (or None, its errors reported); remembered for this trace while its
+        cast is the same (it only grows), and for every trace (`_Seen`) when they are the cast's names."""
+        actor_token, act, obj_token, attrs = shared
+        key = (*shared, len(self.cast.persons))
+        words = self._resolved.get(key)
+        if words is None:
+            failed = self._failed.get(key)
+            if failed is not None and len(self.errors) >= MAX_ERRORS:
+                self.more += failed  # past the cap an error seen before is only counted
+                return None
+            before = len(self.errors) + self.more
+            words = self._resolve(line, actor_token, act, obj_token, list(attrs))
+            if words is None:
+                self._failed[key] = len(self.errors) + self.more - before
+                return None
+            self._resolved[key] = words
+        tokens = [actor_token, *(v for k, v in attrs if k in PERSON_KEYS)]
+        names = [words[0], *(v for k, v in words[3] if k in PERSON_KEYS)]
+        if tokens == names:
+            self.names = frozenset(names)
+            self._seen.remember_words(shared, (self.names, words))
+        else:
+            self.names = None
+        return words
+
     def _resolve(
         self, line: int, actor_token: str, act: str, obj_token: str | None, attrs: list[tuple[str, str]]
-    ) -> tuple[str, str, ObjectRef | None, tuple[tuple[str, str], ...], str | None] | None:
+    ) -> _Words | None:
         """An event's words as the vocabulary and the cast name them, or None (errors reported)."""
         vocab = self.vocab
         actor = self.person(line, actor_token)
@@ -717,21 +776,16 @@ def _no_duplicate_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
 _JSON = json.JSONDecoder(object_pairs_hook=_no_duplicate_keys)
 
 
-#: at most this many distinct event lines are remembered by parse_jsonl (a trace of unique lines
-#: does not keep a second copy of itself)
-_KNOWN_LINES = 1 << 16
-
-
 @gc_paused()
 def parse_jsonl(text: str, path: str = "<trace>", vocab: Vocabulary | None = None) -> Trace:
-    """Parse JSON Lines (one JSON object per line). An event line written as an earlier one, while the
-    cast is the same, is not read again: it takes the earlier one's words (as `_Reader.event` would)
-    and shares its text."""
+    """Parse JSON Lines (one JSON object per line). An event line written as one read before (in this
+    trace or another) is not read again when the cast has its persons (`_Seen`): it takes the earlier
+    one's words (as `_Reader.event` would) and shares its text."""
     lines: list[str] = []
     r = _Reader(path, vocab or vocabulary(), lines)
-    phases, events, persons = r.vocab.phases, r.events, r.cast.persons
-    known: dict[str, tuple] = {}  # an event line → the cast's size then, its words, its text
-    add_line, add_event, size = lines.append, events.append, 0
+    phases, events, persons = r.vocab.phases, r.events, r.cast.persons.keys()
+    known = r._seen.lines  # an event line → its person names, its words, its text
+    add_line, add_event = lines.append, events.append
     numbers = r.numbers
     add_number = numbers.append
     n, phase, rnd = 0, None, 0
@@ -740,7 +794,7 @@ def parse_jsonl(text: str, path: str = "<trace>", vocab: Vocabulary | None = Non
             n += 1
             add_number(n)
             hit = known.get(raw)
-            if hit is not None and hit[0] == size:  # only a line that is not remembered changes the cast
+            if hit is not None and persons >= hit[0]:  # a line that is remembered leaves the cast as it is
                 _, actor, act, obj, attrs, obj_token, source_line, raw = hit
                 add_line(raw)
                 if r.phase is not phase:
@@ -751,11 +805,12 @@ def parse_jsonl(text: str, path: str = "<trace>", vocab: Vocabulary | None = Non
                 continue
             add_line(raw)
             count, directives = len(events), len(r.directives)
+            r.names = None
             _jsonl_line(r, n, raw)
-            if len(events) > count and len(r.directives) == directives and len(known) < _KNOWN_LINES:
-                e = events[-1]
-                known[raw] = (size, e.actor, e.act, e.obj, e.attrs, e.obj_token, e.source_line, raw)
-            size = len(persons)
+            if len(events) > count and r.names is not None and len(r.directives) == directives:
+                if len(known) < _KNOWN_LINES:
+                    e = events[-1]
+                    known[raw] = (r.names, e.actor, e.act, e.obj, e.attrs, e.obj_token, e.source_line, raw)
     return r.finish()
 
 
