@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import click
 
 from xiangshe.constraints.check import Result, check_source
+from xiangshe.domain.gcpause import gc_paused
 from xiangshe.domain.messages import Join
 from xiangshe.domain.visible import visible
 from xiangshe.reports import interrupt
@@ -189,6 +190,7 @@ def _outcome(settings: Settings, rules: Sequence[Rule]) -> Outcome | None:
     return apply([], settings.selection, in_force(rules))
 
 
+@gc_paused()  # a staging's objects are freed as it is done: the collector need not walk them meanwhile
 def _one(source: Source) -> Done | Result | None:
     settings: Settings = _state["settings"]
     outcome = _state["outcome"]
