@@ -157,13 +157,20 @@ def ours_e2e(model_path: str, files: list[str]) -> dict:
 
 
 def ours_stages(model_path: str, files: list[str]) -> dict:
-    """Our subset check in-process, stage by stage: import, rulebook, parse, check, render."""
+    """Our subset check in-process, stage by stage: import, rulebook, parse, the subset's rules alone
+    (`check_subset`), what `check --select` does of each staging (`check_select`: check_trace with the
+    subset applied — the machines' replay, the scoring audit, the scope, the subset's rules — and
+    `render_select`: its JSON part of the report, as reports/batch.py writes it), the full check
+    (`check_full`) and the least rendering of its verdicts (`render_min`)."""
     clock = Clock()
     sys.path.insert(0, str(ROOT))
     from xiangshe.constraints.check import check_trace
     from xiangshe.constraints.pattern import Context
     from xiangshe.constraints.rulebook import active_rules
     from xiangshe.domain.parse import parse_file
+    from xiangshe.domain.visible import visible
+    from xiangshe.reports.jsontext import dumps
+    from xiangshe.reports.render import trace_json
 
     clock.lap("import")
     wanted = set(json.loads(Path(model_path).read_text(encoding="utf-8"))["rules"])
@@ -177,6 +184,12 @@ def ours_stages(model_path: str, files: list[str]) -> dict:
         ctx = Context(t, None)
         verdicts.append([r.id for r in rules if r.template.holds(ctx)])
     clock.lap("check_subset")
+    selected = [check_trace(t, every, applied=wanted) for t in traces]
+    clock.lap("check_select")
+    for r in selected:
+        visible("    " + dumps(trace_json(r), "    "))
+    clock.lap("render_select")
+    del selected
     results = [check_trace(t, every) for t in traces]
     clock.lap("check_full")
     json.dumps([[f.rule for f in r.findings] for r in results], ensure_ascii=False)
