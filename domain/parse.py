@@ -133,6 +133,11 @@ def _seen(vocab: Vocabulary) -> _Seen:
     return _SEEN[0]
 
 
+def forget() -> None:
+    """Forget the events read before: the next trace reads as in a fresh process (benchmarks, tests)."""
+    _SEEN.clear()
+
+
 class _Reader:
     """Shared by both formats: the cast, person and object resolution, the events."""
 

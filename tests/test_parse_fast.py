@@ -17,12 +17,12 @@ ROOT = Path(__file__).resolve().parents[1]
 @pytest.fixture(autouse=True)
 def fresh() -> None:
     """Nothing remembered from earlier tests."""
-    parse._SEEN.clear()
+    parse.forget()
 
 
 def alone(reader, text: str, path: str):
     """The trace as it reads in a process that has read nothing before."""
-    parse._SEEN.clear()
+    parse.forget()
     return reader(text, path)
 
 
@@ -101,9 +101,9 @@ def test_a_batch_reads_as_each_of_its_stagings_alone() -> None:
     stagings = bundled()
     each = []
     for s in stagings:
-        parse._SEEN.clear()
+        parse.forget()
         each.append(read(*s))
-    parse._SEEN.clear()
+    parse.forget()
     batch = [read(*s) for s in stagings]
     assert parse._SEEN[0].lines and parse._SEEN[0].words  # the batch did reuse what it read
     assert batch == each
@@ -116,7 +116,7 @@ def test_what_is_remembered_is_bounded(monkeypatch) -> None:
     text = (ROOT / "traces" / "canonical.trace").read_text(encoding="utf-8")
     expected = alone(parse_lines, text, "c").events
     jsonl = to_jsonl(alone(parse_lines, text, "c"))
-    parse._SEEN.clear()
+    parse.forget()
     assert parse_jsonl(jsonl, "c.jsonl").events == alone(parse_jsonl, jsonl, "c.jsonl").events
     assert len(parse._SEEN[0].lines) == 3 and len(parse._SEEN[0].words) == 3
     assert [(e.actor, e.act, e.obj, e.attrs) for e in parse_jsonl(jsonl, "c.jsonl")] == [
