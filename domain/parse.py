@@ -356,9 +356,10 @@ class _Reader:
         if hit is not None and self.cast.persons.keys() >= hit[0]:
             self.names, words = hit
         else:
-            words = self._words(line, shared)
-            if words is None:
+            found = self._words(line, shared)
+            if found is None:
                 return
+            words = found
         actor, act, obj, resolved, obj_token = words
         phase = self.phase
         rnd = self.vocab.phases[phase].round if phase else 0
