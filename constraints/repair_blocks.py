@@ -35,6 +35,8 @@ RUN = 3
 BLOCK = 6
 #: how far apart (in the libretto's events) the events of a block may be where the libretto has them
 GAP = 3
+#: the libretto's places a block is moved to, at most (those nearest the fault)
+PLACES = 2
 
 
 def libretto_run(
@@ -101,7 +103,8 @@ def block_to_libretto(
     for a in range(fi, lo - 1, -1):
         for b in range(fi, hi + 1):
             bodies = [body_of(rows[trace[i].line - 1].text) for i in range(a, b + 1)]
-            for j in free.get(bodies[0], ()):
+            # where the libretto has the block's first event: the places nearest the fault, at most PLACES
+            for j in sorted(free.get(bodies[0], ()), key=lambda j: (abs(r_pos[j] - fi), j))[:PLACES]:
                 k: int | None = j
                 for body in bodies[1:]:
                     k = next((m for m in free.get(body, ()) if k is not None and k < m <= k + GAP), None)
