@@ -32,6 +32,7 @@ def one(path: Path) -> dict:
     from xiangshe.constraints.repair import repair
     from xiangshe.constraints.rulebook import active_rules, rulebook
     from xiangshe.domain.parse import parse_file, parse_lines
+    from xiangshe.reports.repair import step
 
     rule = next((r for r in rulebook() if r.id == path.stem.split(".")[0]), None)
     from xiangshe.constraints.readings import select
@@ -49,12 +50,14 @@ def one(path: Path) -> dict:
         "file": path.name,
         "status": outcome.status,
         "edits": len(outcome.repairs[0].edits) if outcome.repairs else None,
-        "grouped": bool(outcome.repairs) and any(e.group or e.span > 1 for e in outcome.repairs[0].edits),
+        "grouped": bool(outcome.repairs)
+        and any(getattr(e, "group", "") or e.span > 1 for e in outcome.repairs[0].edits),
         "repairs": len(outcome.repairs),
         "tried": outcome.tried,
         "verified": verified,
         "wall_s": round(took, 3),
         "cpu_s": round(cpu, 3),
+        "first": [str(step(e, "trace")) for e in outcome.repairs[0].edits] if outcome.repairs else None,
     }
 
 
