@@ -662,8 +662,8 @@ CATALOGUE: tuple[Entry, ...] = (
     Entry(
         "XS825",
         "repair.insert-run",
-        "{step}, and right after it the {n} steps the text has follow it: {events}",
-        "{step}，其后紧接礼文随之之 {n} 步：{events}",
+        "{step}, and right after it what the text has follow it ({n}): {events}",
+        "{step}，其后紧接礼文随之者（{n} 步）：{events}",
     ),
     Entry(
         "XS826",
