@@ -22,8 +22,10 @@ nothing within them says so (`Outcome.status == "none"`, never a claim that no r
 
 The parts, one job each: repair_libretto.py (the libretto's performance the staging is aligned
 with), repair_rows.py (the staging as rows, and the row operations of an edit), repair_edits.py (the
-edits, and the candidates not read from the alignment), repair_propose.py (the candidates of one
-state, near each finding, and their re-check); this module: the search, its bounds and its order.
+edits, and the candidates not read from the alignment), repair_blocks.py (the edits of several events
+that are one change: a libretto run, a block moved to the libretto's place, a person's errand, persons
+withdrawn from a round), repair_propose.py (the candidates of one state, near each finding, and their
+re-check); this module: the search, its bounds and its order.
 
 The search works on the staging as line-format rows: a `.trace` file's own lines (comments kept),
 or the records of a JSON Lines, JSON or YAML file written as lines (domain/parse.py `to_lines`);

@@ -30,6 +30,10 @@ class Edit:
     moved: tuple[int | None, int | None] = (None, None)  # for a move: the input's lines of the events moved
     after_new: str = ""  # for an insert right after an event an earlier step inserted: that event
     also: tuple[tuple[int | None, str], ...] = ()  # for a delete: the same person's later events deleted with it
+    # (for an insert of a libretto run: the events inserted right after the first)
+    group: str = ""  # several events as one edit: libretto-run (insert), run (delete), round (delete); "" otherwise
+    persons: tuple[str, ...] = ()  # for a round withdrawn: the persons
+    round: int = 0  # for a round withdrawn: the round of shooting
 
 
 @dataclass

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xiangshe.constraints.check import Finding, Result, causes, check_trace
+from xiangshe.constraints.repair_blocks import block_to_libretto, earlier_change, libretto_run, run_deleted, withdrawn
 from xiangshe.constraints.repair_edits import (
     Candidate,
     Edit,
@@ -46,6 +47,8 @@ WINDOW = 4
 INSERTS = 24
 #: the libretto's answering events of earlier phases tried for one finding, at most
 EARLIER = 4
+#: the insertions from the libretto tried with the steps that follow them (a run), for one finding, at most
+RUNS = 4
 
 
 @dataclass
@@ -167,7 +170,7 @@ class Searcher:
                                 )
                                 add(new_rows, edit, (0, abs(ti - fi) + 1))
             # 2. the libretto's events the staging lacks, before the finding (insertions)
-            scored: list[tuple[tuple[int, int, int], tuple[int, int]]] = []
+            scored: list[tuple[tuple[int, int, int, int], tuple[int, int]]] = []
             near = range(max(0, lo_r - 60), hi_r)
             # what the finding's rule or machine needs may be due anywhere in its phase (a response at its end)
             further = [
@@ -192,13 +195,17 @@ class Searcher:
                 relevant = 0 if x.act in needs else 1
                 if relevant:
                     if lo_t - 1 <= r_pos[j] <= fi + 1:
-                        scored.append(((1, abs(r_pos[j] - fi), j), (j, r_pos[j])))
+                        scored.append(((1, abs(r_pos[j] - fi), 0, j), (j, r_pos[j])))
                     continue
-                # what the finding needs: where the libretto has it, else just before or after the faulty event
-                for pos in sorted({r_pos[j], min(r_pos[j], fi + 1), fi}):
-                    scored.append(((0, abs(pos - r_pos[j]), j), (j, pos)))
-            picked = sorted(scored)[:INSERTS] + [((0, INSERTS, j), (j, r_pos[j])) for j in earlier]
-            for (relevant, dist, _), (j, pos) in picked:
+                # what the finding needs: where the libretto has it, else just before or after the faulty event;
+                # among as near, first those the finding's message names more of (its person, its words)
+                said = -sum(1 for w in x.body.split() if w in str(f.message))
+                home = _fit(trace, r_pos[j], x.phase)
+                for pos in sorted({home, min(r_pos[j], fi + 1), fi}):
+                    scored.append(((0, abs(pos - home), said, j), (j, pos)))
+            picked = sorted(scored)[:INSERTS] + [((0, INSERTS, 0, j), (j, r_pos[j])) for j in earlier]
+            runs = RUNS  # the first few of what the finding needs also with the steps that follow it
+            for (relevant, dist, _, _), (j, pos) in picked:
                 x = rsel[j]
                 made = _insert_rows(trace, rows, pos, x.phase, x.body)
                 if made is None:
@@ -209,6 +216,14 @@ class Searcher:
                     "insert", where_line, "after", x.body, "", x.cite, "libretto", after_new=_after_new(rows, at - 1)
                 )
                 add(new_rows, edit, (0 if relevant == 0 else 1, dist))
+                if relevant == 0 and runs > 0:  # ... with the steps the libretto has right after it, as one edit
+                    runs -= 1
+                    for cand in libretto_run(trace, rows, rsel, matched_r, j, pos, (0, dist)):
+                        add(cand.rows, cand.edit, cand.rank)
+            # ... or, for one of an earlier phase, written in place of the staging's event of its person there
+            for j in earlier:
+                for cand in earlier_change(trace, rows, rsel, t_to_r, r_pos, j):
+                    add(cand.rows, cand.edit, cand.rank)
             # 3. the machines: acts that bring the refused instance to a state where its act is allowed
             r = refusals.get(fi)
             if r is not None:
@@ -281,6 +296,15 @@ class Searcher:
                 add(rest[:row] + [rows[mrow]] + rest[row:], edit, (2, e.index - fi))
             # ... or deleted with what the same person does after it because of it (his way back)
             for cand in _with_what_follows(trace, rows, fi, f.citation):
+                add(cand.rows, cand.edit, cand.rank)
+            # ... or moved, with the events around it the libretto has elsewhere, to where it has them
+            for cand in block_to_libretto(trace, rows, fi, t_to_r, rsel, matched_r, r_pos):
+                add(cand.rows, cand.edit, cand.rank)
+            # an earlier errand of another person that the rule counts, deleted as one edit
+            for cand in run_deleted(trace, rows, fi, needs, f.citation, WINDOW):
+                add(cand.rows, cand.edit, cand.rank)
+            # the persons who broke the rule in this round, withdrawn from it
+            for cand in withdrawn(trace, rows, f, roots):
                 add(cand.rows, cand.edit, cand.rank)
         # 5. the occasion, where a finding is about it: a declared field dropped (its default) or set otherwise
         occ = trace.cast.occasion
@@ -407,3 +431,15 @@ class Searcher:
                 dist = min((abs(a1 - f.event) for f in focus if f.event is not None), default=0)
                 out.append(Candidate(new_rows, edit, (0, dist)))
         return out
+
+
+def _fit(trace: Trace, pos: int, phase: str | None) -> int:
+    """The staging's position nearest `pos` where an event of `phase` fits between its neighbours (the
+    end of its phase, where the staging has events of a later phase at the libretto's place)."""
+    if phase is None:
+        return pos
+    while pos > 0 and (trace[pos - 1].phase or "") > phase:
+        pos -= 1
+    while pos < len(trace) and (trace[pos].phase or "") < phase:
+        pos += 1
+    return pos

@@ -66,24 +66,25 @@ def _after_new(rows: Sequence[Row], at: int) -> str:
 
 
 def _insert_rows(
-    trace: Trace, rows: list[Row], index: int, phase: str | None, body: str
+    trace: Trace, rows: list[Row], index: int, phase: str | None, body: str, block: Sequence[Row] = ()
 ) -> tuple[list[Row], int] | None:
-    """Rows with `body` inserted before event `index` (len: at the end) in `phase`; and the row
-    index it went to. None where the phase does not fit between its neighbours."""
+    """Rows with `body` (or the rows of `block`, together) inserted before event `index` (len: at the
+    end) in `phase`; and the row index it went to. None where the phase does not fit between its
+    neighbours."""
     events = trace.events
     prev = events[index - 1] if index > 0 else None
     nxt = events[index] if index < len(events) else None
-    new = Row(body, None)
+    new = list(block) or [Row(body, None)]
     if nxt is not None and nxt.phase == phase:
         at = nxt.line - 1
         while at > 0 and rows[at - 1].text.lstrip().startswith("#") and rows[at - 1].line is not None:
             at -= 1  # before the comments that lead up to the next event
         if prev is not None and at <= prev.line - 1:
             at = nxt.line - 1
-        return rows[:at] + [new] + rows[at:], at
+        return rows[:at] + new + rows[at:], at
     if prev is not None and prev.phase == phase:
         at = prev.line
-        return rows[:at] + [new] + rows[at:], at
+        return rows[:at] + new + rows[at:], at
     if (
         phase is None
         or (prev is not None and (prev.phase or "") > phase)
@@ -93,7 +94,7 @@ def _insert_rows(
     if nxt is not None and prev is not None and nxt.phase == prev.phase:
         return None
     at = prev.line if prev is not None else (nxt.line - 1 if nxt is not None else len(rows))
-    return rows[:at] + [Row(f"phase {phase}", None), new] + rows[at:], at + 1
+    return rows[:at] + [Row(f"phase {phase}", None), *new] + rows[at:], at + 1
 
 
 def _replace(row: Row, body: str) -> Row:

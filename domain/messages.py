@@ -660,6 +660,24 @@ CATALOGUE: tuple[Entry, ...] = (
         "紧接上面插入的 {before} 之后，插入 {event}",
     ),
     Entry(
+        "XS825",
+        "repair.insert-run",
+        "{step}, and right after it what the text has follow it ({n}): {events}",
+        "{step}，其后紧接礼文随之者（{n} 步）：{events}",
+    ),
+    Entry(
+        "XS826",
+        "repair.delete-round",
+        "withdraw {persons} from round {round}: delete each of the {n} events that name them in it (lines {lines})",
+        "令 {persons} 不与第 {round} 番射：删去其中提及彼等之事件，凡 {n} 个（第 {lines} 行）",
+    ),
+    Entry(
+        "XS827",
+        "repair.delete-run",
+        "delete lines {first}–{last}, the {n} steps {person} takes there ({events})",
+        "删去第 {first}–{last} 行，{person} 于此所行 {n} 步（{events}）",
+    ),
+    Entry(
         "XS819",
         "usage.repair-directory",
         "is a directory; repair takes one staging file",

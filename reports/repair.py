@@ -41,6 +41,8 @@ def shown(body: str, fmt: str) -> str:
 
 
 def step(e: Edit, fmt: str) -> Message:
+    if e.group:
+        return _group_step(e, fmt)
     if e.kind == "insert":
         if e.after_new:
             return Message("repair.insert-after-new", event=shown(e.new, fmt), before=shown(e.after_new, fmt))
@@ -71,6 +73,32 @@ def step(e: Edit, fmt: str) -> Message:
             "repair.move-block", first=first, last=last, n=e.span, event=shown(e.new.removesuffix(" …"), fmt), to=to
         )
     return Message("repair.move", line=first, event=shown(e.new, fmt), to=to)
+
+
+def _group_step(e: Edit, fmt: str) -> Message:
+    """An edit of several events that is one change: a run of the libretto's events inserted, one
+    person's steps in a row deleted, persons withdrawn from a round."""
+    events = Join(shown(body, fmt) for _, body in e.also)
+    if e.group == "libretto-run":
+        first = step(Edit(e.kind, e.anchor, e.where, e.new, e.old, e.cite, e.source, after_new=e.after_new), fmt)
+        return Message("repair.insert-run", step=first, n=len(e.also), events=events)
+    lines = [line for line in (e.anchor, *(line for line, _ in e.also)) if line is not None]
+    if e.group == "round":
+        return Message(
+            "repair.delete-round",
+            persons=Join(e.persons),
+            round=e.round,
+            n=e.span,
+            lines=f"{min(lines)}–{max(lines)}",
+        )
+    return Message(
+        "repair.delete-run",
+        first=min(lines),
+        last=max(lines),
+        n=e.span,
+        person=e.old.split()[0],
+        events=Join([shown(e.old, fmt), *events.items]),
+    )
 
 
 def step_text(e: Edit, fmt: str) -> Message:
@@ -138,6 +166,10 @@ def edit_json(e: Edit, fmt: str) -> dict:
         doc["moved"] = {"first": e.moved[0], "last": e.moved[1], "events": e.span}
     if e.also:
         doc["also"] = [{"line": line, "event": record(body) if fmt != "trace" else body} for line, body in e.also]
+    if e.group:
+        doc["group"] = e.group
+    if e.group == "round":
+        doc["withdrawn"] = {"persons": list(e.persons), "round": e.round}
     return doc
 
 

@@ -69,13 +69,7 @@ def test_a_sample_of_violating_examples_is_repaired_and_the_repair_checks(name: 
 
 #: the examples no repair is found for within the default bounds yet (docs/repair.md, "Speed"):
 #: more than two edits, an edit the search does not propose, or the time bound on a long staging
-NOT_YET = {
-    "bu-qu-jing",
-    "di-yi-fan-wei-san-ou-she",
-    "gao-zuo-you-zu-she-san",
-    "jin-san-xie-yi-ge",
-    "zou-zou-yu-jian-ruo-yi",
-}
+NOT_YET: set[str] = set()
 
 
 @pytest.mark.slow
@@ -297,3 +291,41 @@ def test_a_step_undone_by_the_same_persons_later_steps_is_deleted_with_them_in_o
         {"line": 113, "event": "大夫 升 at=西阶"},
         {"line": 114, "event": "大夫 反就席"},
     ]
+
+
+def test_an_order_with_the_steps_the_libretto_has_follow_it_is_inserted_as_one_edit() -> None:
+    # the third round shot before the 乐正 ordered 《驺虞》: the order alone leaves the 大师's 许诺 and the
+    # 乐正's 反位 missing; the libretto's run of four events is one edit, where its phase (Φ38) ends
+    outcome = repair(parse_file(bundled.VIOLATIONS / "zou-zou-yu-jian-ruo-yi.trace"), "trace", active_rules())
+    assert outcome.status == "repaired"
+    [edit] = outcome.repairs[0].edits
+    assert (edit.kind, edit.group, edit.anchor) == ("insert", "libretto-run", 40)
+    assert edit.new == "乐正 命 to=工1 face=东面 words=奏《驺虞》，间若一"
+    assert [body for _, body in edit.also] == ["工1 许诺", "乐正 退", "乐正 反位"]
+    assert edit.cite is not None and TEXT.occurrences(edit.cite.quote)
+    fixed = parse_lines(outcome.repairs[0].text, "<fixed>")
+    assert [e.line for e in fixed.events if e.actor == "乐正" and e.phase == "Φ38"] == [41, 43, 44]
+    assert check_trace(fixed).ok
+    doc = repair_json(outcome, "x.trace", "trace")
+    jsonschema.Draft202012Validator(schemas.load("repair")).validate(doc)
+    step = doc["repairs"][0]["edits"][0]
+    assert step["group"] == "libretto-run" and [a["line"] for a in step["also"]] == [None, None, None]
+    assert step["instruction"].startswith(
+        "after line 40, insert `乐正 命 to=工1 face=东面 words=奏《驺虞》，间若一`, and"
+    )
+
+
+def test_the_persons_who_broke_a_rule_in_a_round_are_withdrawn_from_it_in_one_edit() -> None:
+    # a pair of 众宾 shoots in round 1 (the 三耦's alone): every event of the round naming them, deleted
+    from xiangshe.constraints.repair_blocks import withdrawn
+    from xiangshe.constraints.repair_rows import _parse, rows_of
+
+    trace = parse_file(bundled.VIOLATIONS / "di-yi-fan-wei-san-ou-she.trace")
+    rules = active_rules()
+    findings = check_trace(trace, rules).findings
+    [whole, *alone] = withdrawn(trace, rows_of(trace, "trace"), findings[0], findings)
+    assert (whole.edit.group, whole.edit.persons, whole.edit.round) == ("round", ("众宾4", "众宾5"), 1)
+    assert [c.edit.persons for c in alone] == [("众宾4",), ("众宾5",)]
+    fixed = _parse(whole.rows, "<fixed>")
+    assert fixed is not None and not any("众宾4" in e.text or "众宾5" in e.text for e in fixed.events)
+    assert check_trace(fixed, rules).ok
