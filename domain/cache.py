@@ -35,6 +35,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
 
+from xiangshe.domain.gcpause import gc_paused
+
 T = TypeVar("T")
 
 ROOT = Path(__file__).resolve().parents[1]  # the package: domain/, fsm/, constraints/ …
@@ -108,7 +110,8 @@ def _read(path: Path, entry_key: str) -> tuple[bool, Any]:
         with os.fdopen(fd, "rb") as f:
             if not _trusted(f.fileno()):
                 return False, None
-            found = pickle.load(f)
+            with gc_paused():  # the entry's many objects live as long as the process: no collection walks them
+                found = pickle.load(f)
     except Exception:  # noqa: BLE001 — any damage to an entry means "derive it again", never an error
         return False, None
     if not (isinstance(found, tuple) and len(found) == 3 and found[0] == FORMAT and found[1] == entry_key):
