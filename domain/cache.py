@@ -25,6 +25,7 @@ concurrent runs each read a whole entry or none.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import os
 import pickle
@@ -112,6 +113,8 @@ def _read(path: Path, entry_key: str) -> tuple[bool, Any]:
                 return False, None
             with gc_paused():  # the entry's many objects live as long as the process: no collection walks them
                 found = pickle.load(f)
+                if gc.get_freeze_count():  # a process that froze what it loaded (the command line's) …
+                    gc.freeze()  # … has the entry frozen too, before a collection of the young objects walks it
     except Exception:  # noqa: BLE001 — any damage to an entry means "derive it again", never an error
         return False, None
     if not (isinstance(found, tuple) and len(found) == 3 and found[0] == FORMAT and found[1] == entry_key):

@@ -91,3 +91,24 @@ def test_a_check_called_in_process_leaves_the_collector_alone() -> None:
     result = CliRunner().invoke(cli, ["check", str(CANONICAL)])
     assert result.exit_code == 0, result.output
     assert gc.get_freeze_count() == before
+
+
+def test_a_cache_entry_is_frozen_only_in_a_process_that_froze_what_it_loaded(tmp_path: Path) -> None:
+    """domain/cache.py: an entry read from the cache joins a frozen start-up (the command line's),
+    before a collection of the young objects walks it; elsewhere the collector is left alone."""
+    code = (
+        "import gc, sys\nfrom xiangshe.constraints.rulebook import rulebook\n"
+        "if sys.argv[1] == 'frozen':\n    gc.freeze()\n"
+        "before = gc.get_freeze_count()\nrulebook()\nprint(before, gc.get_freeze_count())"
+    )
+    env = _env(tmp_path)
+    subprocess.run([sys.executable, "-c", code, "plain"], cwd=tmp_path, env=env, check=True)  # stores the entry
+    plain = subprocess.run(
+        [sys.executable, "-c", code, "plain"], cwd=tmp_path, env=env, capture_output=True, text=True, check=True
+    )
+    assert plain.stdout.split() == ["0", "0"]
+    frozen = subprocess.run(
+        [sys.executable, "-c", code, "frozen"], cwd=tmp_path, env=env, capture_output=True, text=True, check=True
+    )
+    before, after = map(int, frozen.stdout.split())
+    assert after - before > 10_000  # the rulebook's objects (27,000 or so)
