@@ -170,9 +170,10 @@ def _start(settings: Settings) -> None:
     from xiangshe.constraints.rulebook import active_rules
     from xiangshe.reports.messages import set_language
 
+    gc.freeze()  # the modules live as long as the worker; so does the rulebook, frozen as it is read (domain/cache)
     set_language(settings.lang)
     _state.update(_state_of(settings, active_rules(settings.readings)))
-    gc.freeze()  # the modules and the rulebook live as long as the worker: no collection walks them again
+    gc.freeze()  # and what the worker keeps for every staging: no collection walks any of it again
 
 
 def _state_of(settings: Settings, rules: Sequence[Rule]) -> dict:
