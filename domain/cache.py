@@ -21,6 +21,10 @@ anyone who can write as the user can already change the package itself.
 A pickle keeps the objects' sharing and needs no serialiser to keep in step with the dataclasses;
 it is written to a temporary file in the same directory and renamed into place (`os.replace`), so
 concurrent runs each read a whole entry or none.
+
+An entry's objects live as long as the process: they are unpickled with the collector paused, and in
+a process that froze what it loaded (`gc.freeze`: the command line's, reports/cli.py) they are frozen
+with it at once, so that no collection ever walks them.
 """
 
 from __future__ import annotations
