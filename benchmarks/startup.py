@@ -12,6 +12,10 @@ cache directory of their own (XIANGSHE_CACHE_DIR, domain/cache.py), not the user
          written back
 Python writes its bytecode (.pyc) as an installed package has it: PYTHONDONTWRITEBYTECODE is not
 passed on, and an untimed first run writes it. The load average is reported beside the figures.
+
+Where the time goes, as whole processes too: the floor of any Python command (`python -c pass`,
+with the site's start-up, `floor_python_s`), of any click command (`import click`, `floor_click_s`)
+and the imports of a check (`imports_s`: the command line and the modules a check uses, nothing run).
 """
 
 from __future__ import annotations
@@ -55,10 +59,17 @@ def _median(samples: list[tuple[float, float]]) -> tuple[float, float]:
     )
 
 
+#: the modules a check of a staging imports (reports/commands/checking.py), without running it
+CHECK_IMPORTS = (
+    "import xiangshe.verify, xiangshe.constraints.rulebook, xiangshe.reports.batch, xiangshe.constraints.lint, "
+    "xiangshe.domain.cache, xiangshe.domain.occasion"
+)
+
+
 def measure(runs: int = 7, python: str = sys.executable) -> dict[str, object]:
     """The medians of `runs` whole-process checks: canonical_s (warm), canonical_cold_s, startup_s
-    (a one-event staging, warm), each with its CPU time (`…_cpu_s`), the load average before and
-    after, and whether z3 was imported."""
+    (a one-event staging, warm), each with its CPU time (`…_cpu_s`), the floors (`floor_python_s`,
+    `floor_click_s`, `imports_s`), the load average before and after, and whether z3 was imported."""
     runs = max(runs, 5)
     with tempfile.TemporaryDirectory(prefix="xiangshe-startup-") as tmp:
         cache = Path(tmp) / "cache"
@@ -75,6 +86,10 @@ def measure(runs: int = 7, python: str = sys.executable) -> dict[str, object]:
         for _ in range(runs):
             shutil.rmtree(cache, ignore_errors=True)
             cold.append(_run([*check, str(CANONICAL)], env))
+        floors = {
+            name: _median([_run([python, "-c", code], env) for _ in range(runs)])
+            for name, code in (("floor_python", "pass"), ("floor_click", "import click"), ("imports", CHECK_IMPORTS))
+        }
         probe = subprocess.run(
             [python, "-X", "importtime", *check[1:], str(CANONICAL)], cwd=ROOT, env=env, capture_output=True, text=True
         )
@@ -88,6 +103,8 @@ def measure(runs: int = 7, python: str = sys.executable) -> dict[str, object]:
         "canonical_cold_cpu_s": cold_cpu,
         "startup_s": start_s,
         "startup_cpu_s": start_cpu,
+        **{f"{name}_s": wall for name, (wall, _) in floors.items()},
+        **{f"{name}_cpu_s": cpu for name, (_, cpu) in floors.items()},
         "runs": runs,
         "load_before": round(load_before[0], 2),
         "load_after": round(load_after[0], 2),
@@ -101,6 +118,9 @@ def main(runs: int = 7) -> None:
         f"canonical (warm cache)  {result['canonical_s']:.3f} s wall, {result['canonical_cpu_s']:.3f} s CPU\n"
         f"canonical (cold cache)  {result['canonical_cold_s']:.3f} s wall, {result['canonical_cold_cpu_s']:.3f} s CPU\n"
         f"one-event staging       {result['startup_s']:.3f} s wall, {result['startup_cpu_s']:.3f} s CPU\n"
+        f"floor: python -c pass   {result['floor_python_s']:.3f} s wall, {result['floor_python_cpu_s']:.3f} s CPU\n"
+        f"floor: import click     {result['floor_click_s']:.3f} s wall, {result['floor_click_cpu_s']:.3f} s CPU\n"
+        f"a check's imports       {result['imports_s']:.3f} s wall, {result['imports_cpu_s']:.3f} s CPU\n"
         f"medians of {result['runs']} runs; load average {result['load_before']} before, {result['load_after']} after"
     )
     print(json.dumps(result))

@@ -99,6 +99,7 @@ def unreadable(path: str, err: TraceErrors | InputError) -> Result:
     return Result(path, 0, (), (), input_errors=errors, more_errors=getattr(err, "more", 0))
 
 
+@gc_paused()  # the trace is read and checked under one pause: no collection walks it in between
 def check_source(
     source: Source,
     rules: Sequence[Rule] | None = None,

@@ -21,10 +21,15 @@ anyone who can write as the user can already change the package itself.
 A pickle keeps the objects' sharing and needs no serialiser to keep in step with the dataclasses;
 it is written to a temporary file in the same directory and renamed into place (`os.replace`), so
 concurrent runs each read a whole entry or none.
+
+An entry's objects live as long as the process: they are unpickled with the collector paused, and in
+a process that froze what it loaded (`gc.freeze`: the command line's, reports/cli.py) they are frozen
+with it at once, so that no collection ever walks them.
 """
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import os
 import pickle
@@ -34,6 +39,8 @@ from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
+
+from xiangshe.domain.gcpause import gc_paused
 
 T = TypeVar("T")
 
@@ -108,7 +115,10 @@ def _read(path: Path, entry_key: str) -> tuple[bool, Any]:
         with os.fdopen(fd, "rb") as f:
             if not _trusted(f.fileno()):
                 return False, None
-            found = pickle.load(f)
+            with gc_paused():  # the entry's many objects live as long as the process: no collection walks them
+                found = pickle.load(f)
+                if gc.get_freeze_count():  # a process that froze what it loaded (the command line's) …
+                    gc.freeze()  # … has the entry frozen too, before a collection of the young objects walks it
     except Exception:  # noqa: BLE001 — any damage to an entry means "derive it again", never an error
         return False, None
     if not (isinstance(found, tuple) and len(found) == 3 and found[0] == FORMAT and found[1] == entry_key):

@@ -26,14 +26,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
-import click
-
 from xiangshe.constraints.check import Result, check_source
 from xiangshe.domain.gcpause import gc_paused
 from xiangshe.domain.messages import Join
 from xiangshe.domain.visible import visible
-from xiangshe.reports import interrupt
-from xiangshe.reports.echo import echo
 from xiangshe.reports.tally import Tally
 
 if TYPE_CHECKING:
@@ -125,7 +121,10 @@ def stream(
 ) -> int:
     """Check `sources` and write the report in `settings.fmt` (one of STREAMED) as they are done;
     the exit status."""
-    from xiangshe.reports import colour, render
+    import click  # here, not at the top: a worker process writes nothing, and does without click
+
+    from xiangshe.reports import colour, interrupt, render
+    from xiangshe.reports.echo import echo
     from xiangshe.reports.progress import progress
 
     fmt, outcome = settings.fmt, _outcome(settings, rules)
@@ -141,12 +140,14 @@ def stream(
             echo(done.errors, err=True)
         if done.part is None:
             continue
+        # color=True: click would look for escapes to strip in each part, and a part has none (domain.visible)
+        # but the colours painted here
         if fmt == "json":
-            click.echo((json_head + "[\n" if first else ",\n") + done.part, nl=False)
+            click.echo((json_head + "[\n" if first else ",\n") + done.part, nl=False, color=True)
         elif fmt == "github":
-            click.echo(done.part if first else "\n" + done.part, nl=False)
+            click.echo(done.part if first else "\n" + done.part, nl=False, color=True)
         else:
-            click.echo(colour.paint(done.part) if paint else done.part, color=paint)
+            click.echo(colour.paint(done.part) if paint else done.part, color=True)
         first = False
     interrupt.check()
     if fmt == "json":
@@ -165,11 +166,15 @@ _state: dict = {}  # the settings and the rules in force, set once per worker
 
 
 def _start(settings: Settings) -> None:
+    import gc
+
     from xiangshe.constraints.rulebook import active_rules
     from xiangshe.reports.messages import set_language
 
+    gc.freeze()  # the modules live as long as the worker; so does the rulebook, frozen as it is read (domain/cache)
     set_language(settings.lang)
     _state.update(_state_of(settings, active_rules(settings.readings)))
+    gc.freeze()  # and what the worker keeps for every staging: no collection walks any of it again
 
 
 def _state_of(settings: Settings, rules: Sequence[Rule]) -> dict:

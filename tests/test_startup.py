@@ -1,0 +1,114 @@
+"""What a short `check` spends before and after checking (issue 15, canonical_s): the modules it
+imports, the worker processes' imports, and the collector (reports/cli.py `settled`, reports/batch.py
+`_start`). Figures are measured by benchmarks/startup.py, not here."""
+
+from __future__ import annotations
+
+import gc
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from xiangshe.verify import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+CANONICAL = ROOT / "traces" / "canonical.trace"
+#: what a plain `check` has no use for: the solver, the HTML report, the schemas' validator, the
+#: libraries that derive the cached artefacts, the YAML reader, the package's metadata, the pool
+NOT_FOR_CHECK = (
+    "z3",
+    "jinja2",
+    "rich",
+    "jsonschema",
+    "transitions",
+    "tomllib",
+    "yaml",
+    "opencc",
+    "importlib.metadata",
+    "multiprocessing",
+)
+
+
+def _env(tmp_path: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "XIANGSHE_NO_CACHE"}
+    env["XIANGSHE_CACHE_DIR"] = str(tmp_path / "cache")
+    return env
+
+
+def _imported(args: list[str], env: dict[str, str]) -> set[str]:
+    """The modules a whole process imports (python -X importtime), run in the checkout."""
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", *args], cwd=ROOT, env=env, capture_output=True, text=True, check=False
+    )
+    assert done.returncode in (0, 1), done.stderr[-2000:]
+    return {line.rsplit("|", 1)[1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
+
+
+def test_a_plain_check_imports_nothing_it_does_not_use(tmp_path: Path) -> None:
+    env = _env(tmp_path)
+    args = ["-m", "xiangshe", "check", str(CANONICAL)]
+    _imported(args, env)  # the first run derives and stores the cached artefacts
+    warm = _imported(args, env)
+    assert "xiangshe.constraints.check" in warm  # the probe sees the process's imports
+    assert sorted(m for m in NOT_FOR_CHECK if m in warm) == []
+
+
+def test_a_worker_imports_no_click(tmp_path: Path) -> None:
+    """A worker of `check --jobs` checks and renders; the process that started it writes."""
+    code = (
+        "import sys\nfrom pathlib import Path\nfrom xiangshe.reports import batch\n"
+        "from xiangshe.constraints.lint import chosen\nfrom xiangshe.domain.sources import Source\n"
+        "_, selection = chosen(Path.cwd(), None, True, (), (), str)\n"  # no configuration, nothing selected
+        "batch._start(batch.Settings({}, selection, 'json'))\n"
+        f"done = batch._one(Source('canonical.trace', Path({str(CANONICAL)!r})))\n"
+        "print(done.part is not None, 'click' in sys.modules, __import__('gc').get_freeze_count() > 0)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, env=_env(tmp_path), capture_output=True, text=True, check=True
+    )
+    assert done.stdout.split() == ["True", "False", "True"]  # rendered; no click; its rulebook frozen
+
+
+def test_the_command_lines_process_freezes_what_it_loaded(tmp_path: Path) -> None:
+    """The process of the command line moves its modules and rulebook out of the collector's sight."""
+    code = (
+        "import atexit, gc, sys\n"
+        "atexit.register(lambda: print('frozen', gc.get_freeze_count() > 1000))\n"
+        f"sys.argv = ['xiangshe', 'check', {str(CANONICAL)!r}]\n"
+        "from xiangshe.verify import main\nmain()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=_env(tmp_path), capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.splitlines()[-1] == "frozen True"
+
+
+def test_a_check_called_in_process_leaves_the_collector_alone() -> None:
+    """A program (or a test) that calls the command in-process keeps its collector as it was."""
+    before = gc.get_freeze_count()
+    result = CliRunner().invoke(cli, ["check", str(CANONICAL)])
+    assert result.exit_code == 0, result.output
+    assert gc.get_freeze_count() == before
+
+
+def test_a_cache_entry_is_frozen_only_in_a_process_that_froze_what_it_loaded(tmp_path: Path) -> None:
+    """domain/cache.py: an entry read from the cache joins a frozen start-up (the command line's),
+    before a collection of the young objects walks it; elsewhere the collector is left alone."""
+    code = (
+        "import gc, sys\nfrom xiangshe.constraints.rulebook import rulebook\n"
+        "if sys.argv[1] == 'frozen':\n    gc.freeze()\n"
+        "before = gc.get_freeze_count()\nrulebook()\nprint(before, gc.get_freeze_count())"
+    )
+    env = _env(tmp_path)
+    subprocess.run([sys.executable, "-c", code, "plain"], cwd=tmp_path, env=env, check=True)  # stores the entry
+    plain = subprocess.run(
+        [sys.executable, "-c", code, "plain"], cwd=tmp_path, env=env, capture_output=True, text=True, check=True
+    )
+    assert plain.stdout.split() == ["0", "0"]
+    frozen = subprocess.run(
+        [sys.executable, "-c", code, "frozen"], cwd=tmp_path, env=env, capture_output=True, text=True, check=True
+    )
+    before, after = map(int, frozen.stdout.split())
+    assert after - before > 10_000  # the rulebook's objects (27,000 or so)
