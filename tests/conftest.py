@@ -112,10 +112,11 @@ def canonical():
 
 @pytest.fixture(scope="session")
 def canonical_result(canonical):
-    """The check result of the canonical ceremony under the default readings."""
-    from xiangshe.constraints.check import check_trace
+    """The check result of the canonical ceremony under the default readings (tests/checked.py)."""
+    import checked
 
-    return check_trace(canonical)
+    assert checked.parsed("traces/canonical.trace") is canonical
+    return checked.checked("traces/canonical.trace")
 
 
 @pytest.fixture(scope="session")
