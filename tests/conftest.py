@@ -2,10 +2,13 @@
 (and their guard), and the data many test modules read (loaded once per session).
 
 Markers (declared in pyproject): `z3` — the test calls the solver (in this process or in a
-subprocess); `browser` — it runs headless Chromium; `slow` — the full breadth beyond the default
-sample, deselected unless the `-m` expression names it (`pytest -m slow`; `-m "slow or not slow"`
-runs everything; `-m "not z3"` leaves it out). A test not marked `z3` that calls the solver in this
-process fails: the marker cannot drift from what the test does, so `-m "not z3"` runs without it."""
+subprocess); `browser` — it runs headless Chromium; `install` — it builds the package or installs
+it into an environment of its own (the wheel, pre-commit's hook environment): the inner loop,
+`-m "not z3 and not browser and not install"`, leaves it to the default run; `slow` — the full
+breadth beyond the default sample, deselected unless the `-m` expression names it (`pytest -m slow`;
+`-m "slow or not slow"` runs everything; `-m "not z3"` leaves it out). A test not marked `z3` that
+calls the solver in this process fails: the marker cannot drift from what the test does, so
+`-m "not z3"` runs without it."""
 
 from __future__ import annotations
 
@@ -112,10 +115,11 @@ def canonical():
 
 @pytest.fixture(scope="session")
 def canonical_result(canonical):
-    """The check result of the canonical ceremony under the default readings."""
-    from xiangshe.constraints.check import check_trace
+    """The check result of the canonical ceremony under the default readings (tests/checked.py)."""
+    import checked
 
-    return check_trace(canonical)
+    assert checked.parsed("traces/canonical.trace") is canonical
+    return checked.checked("traces/canonical.trace")
 
 
 @pytest.fixture(scope="session")

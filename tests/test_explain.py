@@ -8,15 +8,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import checked
 import pytest
 from click.testing import CliRunner
 from sampling import rule_params
 
-from xiangshe.constraints.check import check_trace
 from xiangshe.constraints.explain import explain, readings_of
-from xiangshe.constraints.rulebook import active_rules, find_rule, rulebook
+from xiangshe.constraints.rulebook import find_rule, rulebook
 from xiangshe.domain import bundled
-from xiangshe.domain.parse import parse_file
 from xiangshe.fsm.table import tables
 from xiangshe.reports.render import explain_text
 from xiangshe.verify import cli
@@ -88,6 +87,7 @@ def test_explain_json_carries_examples_and_readings() -> None:
     assert "释获" in next(w["text"] for w in passing["window"] if w["line"] == passing["line"])
 
 
+@pytest.mark.xdist_group("bundled-checks")  # the passing examples' checks are shared (tests/checked.py)
 @pytest.mark.parametrize("rule", rule_params(ENCODED))
 def test_examples_pass_and_fail_the_rule_they_illustrate(rule) -> None:
     """A few rules of each template kind by default; every encoded rule under -m slow."""
@@ -99,8 +99,8 @@ def test_examples_pass_and_fail_the_rule_they_illustrate(rule) -> None:
     if x.passing is None:  # a rule no bundled staging triggers (the 君's, R207 …): said so
         assert "passing example  none:" in explain_text(x)
         return
-    trace = parse_file(ROOT / x.passing.path, x.passing.path)
-    found = check_trace(trace, active_rules(readings), readings).findings
+    trace = checked.parsed(x.passing.path)
+    found = checked.checked(x.passing.path, readings).findings
     assert not [f for f in found if f.rule == rule.id], "the passing example keeps the rule"
     if x.passing.line is not None:  # the line shown is one the rule speaks of
         text = trace.line_text(x.passing.line)

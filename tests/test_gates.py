@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 import tracegen
+from sampling import rules_by_kind, sample_or_slow
 
 from xiangshe.constraints.gates import gate, plan, triggered
 from xiangshe.constraints.pattern import Context
@@ -34,13 +35,27 @@ def mutant(seed: int) -> Trace:
 
 
 CASES = [str(p.relative_to(ROOT)) for p in BUNDLED[::5]] + ["mutant0", "mutant1"]
+#: the default sample: the mutants, every staging that is not a violating example, and the violating
+#: examples of a few rules of each template kind (tests/sampling.py); the rest under -m slow
+SAMPLED_RULES = {r.id for r in rules_by_kind(RULES)}
+
+
+def in_sample(case: str) -> bool:
+    path = Path(case)
+    return path.parent.name != "violations" or path.name.split(".")[0] in SAMPLED_RULES
 
 
 def load(case: str) -> Trace:
     return mutant(int(case.removeprefix("mutant"))) if case.startswith("mutant") else parse_file(ROOT / case, case)
 
 
-@pytest.mark.parametrize("case", CASES)
+def test_the_sample_has_mutants_whole_ceremonies_and_violations() -> None:
+    chosen = [c for c in CASES if in_sample(c)]
+    assert {"mutant0", "mutant1", "traces/canonical.trace"} <= set(chosen)
+    assert 3 <= sum(Path(c).parent.name == "violations" for c in chosen) < len(chosen) - 3
+
+
+@pytest.mark.parametrize("case", sample_or_slow(CASES, in_sample, str))
 def test_a_rule_left_out_finds_nothing(case: str) -> None:
     trace = load(case)
     ctx = Context(trace, replay(trace))

@@ -61,6 +61,7 @@ def test_ci_tests_the_installed_wheel() -> None:
     assert INSTALLED, f"xiangshe is imported from the checkout ({PACKAGE}), not from an installed wheel"
 
 
+@pytest.mark.install
 @pytest.mark.xdist_group("wheel")  # one worker builds the wheel, once
 def test_the_wheel_installs_one_top_level_package(wheel: zipfile.ZipFile) -> None:
     tops = {n.split("/")[0] for n in wheel.namelist()}
@@ -68,6 +69,7 @@ def test_the_wheel_installs_one_top_level_package(wheel: zipfile.ZipFile) -> Non
     assert wheel.read(next(n for n in wheel.namelist() if n.endswith("top_level.txt"))).split() == [b"xiangshe"]
 
 
+@pytest.mark.install
 @pytest.mark.xdist_group("wheel")  # one worker builds the wheel, once
 def test_the_wheel_holds_every_file_the_package_reads(wheel: zipfile.ZipFile) -> None:
     names = set(wheel.namelist())

@@ -212,6 +212,7 @@ def test_sarif_rules_carry_quotes_and_help_for_code_scanning() -> None:
 GIT = shutil.which("git")
 
 
+@pytest.mark.install  # pre-commit pip-installs this checkout into an environment of its own
 @pytest.mark.skipif(GIT is None, reason="pre-commit needs git")
 def test_pre_commit_try_repo_runs_the_hook_from_this_checkout(tmp_path: Path) -> None:
     """pre-commit for real: it clones this checkout (with its uncommitted changes), builds its own
