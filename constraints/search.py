@@ -34,10 +34,12 @@ from xiangshe.domain.vocabulary import vocabulary
 from xiangshe.fsm.table import table_for_object, tables
 
 RLIMIT = 60_000_000  # z3's work budget per check (deterministic, unlike a timeout)
-#: z3's work budget for a whole `counterexample` search (all its checks; None: none, only RLIMIT per
-#: check). Off: at 30 M units (~5 s of z3, quiet) rules z3 settles at 8–9 steps fell back to their
-#: bundled example, whose minimising cost more than z3's search (BENCHMARKS.md, issue 15)
-BUDGET: int | None = None
+#: z3's work budget for a whole `counterexample` search (all its checks, in z3's resource count:
+#: deterministic, so the answer does not depend on the machine's load; None: none, only RLIMIT per
+#: check). What z3 cannot settle within it gets the rule's bundled example (minimised, not shown to
+#: be shortest), which now costs 1–4 s at most: the budget keeps every rule's `counterexample`
+#: within ~10 s (BENCHMARKS.md, issue 15: counterexamples within 10 s)
+BUDGET: int | None = 10_000_000
 SPENT = "the search's work budget spent"
 
 #: the cast a search draws its persons from: one person of each role a rule may name, and enough
@@ -427,10 +429,15 @@ def refute(rule: Rule, others: Sequence[Rule], depth: int = 12, budget: int | No
     z3 context of its own, so that its answer does not depend on what ran before it.
 
     `budget` bounds z3's work over the whole search (its resource count, deterministic); once it
-    is spent the answer is Unknown, as when one check spends RLIMIT."""
+    is spent the answer is Unknown, as when one check spends RLIMIT. A stage is not built (its
+    unrolling costs more to build than the short ones) when what is left of the budget is less than
+    the last check spent: the next, longer question would not be settled within it. The answer
+    still depends only on z3's resource count, never on time."""
     with fresh_context():
         done, learnt, work = 0, cast(tuple[str, ...], ()), _Work(budget)
         for size in [*[n for n in STAGES if n < depth], depth]:
+            if work.budget is not None and work.budget - work.spent < work.last:
+                return Unknown(SPENT, done + 1)
             outcome, learnt = _refute_within(rule, others, size, start=done + 1, learnt=learnt, work=work)
             if not isinstance(outcome, Exhausted):
                 return outcome
@@ -509,6 +516,7 @@ class _Work:
 
     budget: int | None
     spent: int = 0
+    last: int = 0  # what the last check spent
 
     def limit(self) -> int:
         return RLIMIT if self.budget is None else min(RLIMIT, self.budget - self.spent)
@@ -516,7 +524,8 @@ class _Work:
     def count(self, s: z3.Solver) -> None:
         stats = s.statistics()
         if "rlimit count" in stats.keys():
-            self.spent = max(self.spent, int(stats.get_key_value("rlimit count")))
+            now = max(self.spent, int(stats.get_key_value("rlimit count")))
+            self.last, self.spent = now - self.spent, now
 
 
 class _Refinement:
