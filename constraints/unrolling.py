@@ -196,7 +196,20 @@ class Unrolling:
                 runs[-1][1] = i
             else:
                 runs.append([i, i])
-        return self.any(term == lo if lo == hi else z3.And(term >= lo, term <= hi) for lo, hi in runs)
+        if not isinstance(term, z3.BitVecRef):
+            return self.any(term == lo if lo == hi else z3.And(term >= lo, term <= hi) for lo, hi in runs)
+        # the same terms as `term == lo`, `z3.And(term >= lo, term <= hi)` (signed), made directly
+        ctx, width = term.ctx, term.size()
+        a, c = term.as_ast(), term.ctx_ref()
+
+        def rel(make: Any, n: int) -> z3.BoolRef:
+            value = z3.BitVecVal(n, width, ctx)  # made when z3 would make it, and held while the term is made
+            return z3.BoolRef(make(c, a, value.as_ast()), ctx)
+
+        return self.any(
+            rel(z3.Z3_mk_eq, lo) if lo == hi else conj([rel(z3.Z3_mk_bvsge, lo), rel(z3.Z3_mk_bvsle, hi)])
+            for lo, hi in runs
+        )
 
     @staticmethod
     def indices(index: dict[str, int], values: frozenset[str]) -> set[int]:
