@@ -16,7 +16,7 @@ steps" is reported as a result about that space, never as a proof.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any, cast
@@ -617,13 +617,46 @@ def witness(
 def minimise(text: str, rule: Rule, rules: Sequence[Rule], readings: dict[str, str] | None = None) -> str:
     """Drop every event, pair and attribute the counterexample does not need, keeping it one
     (deterministic: greedy, in order). Raises Disagreement if Python rejects it from the start."""
+    return minimise_within(text, rule, rules, readings)[0]
+
+
+class _Spent(Exception):
+    """The replays allowed to a minimisation are spent."""
+
+
+def minimise_within(
+    text: str,
+    rule: Rule,
+    rules: Sequence[Rule],
+    readings: dict[str, str] | None = None,
+    effort: int | None = None,
+) -> tuple[str, bool]:
+    """`minimise`, with at most `effort` events replayed by the checker over all its tries (None: no
+    bound; deterministic: a count, not a time). The counterexample as far as it got, and whether
+    it is minimal (False: the effort ran out first; every step taken was confirmed, so it is still
+    a counterexample). A bundled example can be a whole ceremony of thousands of events."""
     if not _verdict(text, rule, rules, readings):
         raise Disagreement(f"z3's counterexample to {rule.id} is not confirmed by the checker:\n{text}")
     lines = text.splitlines()
+    replayed = 0
 
     def ok(candidate: list[str]) -> bool:
+        nonlocal replayed
+        replayed += len(candidate)
+        if effort is not None and replayed > effort:
+            raise _Spent
         return _verdict(prune_cast(candidate), rule, rules, readings)
 
+    try:
+        _narrow(lines, ok)
+    except _Spent:
+        return prune_cast(lines), False
+    return prune_cast(lines), True
+
+
+def _narrow(lines: list[str], ok: Callable[[list[str]], bool]) -> None:
+    """Narrow `lines` in place (so that what a try that ran out of effort had confirmed is kept)."""
+    _drop_runs(lines, ok)
     i = 0
     while i < len(lines):  # whole lines: events and pairs
         head = lines[i].split()[0] if lines[i].split() else ""
@@ -636,7 +669,7 @@ def minimise(text: str, rule: Rule, rules: Sequence[Rule], readings: dict[str, s
     events = [i for i, line in enumerate(lines) if line.split() and line.split()[0] not in ("cast", "pair", "phase")]
     bare = {i: " ".join(lines[i].split()[:2]) for i in events}
     if any(bare[i] != lines[i] for i in events) and ok([bare.get(i, line) for i, line in enumerate(lines)]):
-        lines = [bare.get(i, line) for i, line in enumerate(lines)]
+        lines[:] = [bare.get(i, line) for i, line in enumerate(lines)]
     for i, line in enumerate(lines):
         words = line.split()
         if not words or words[0] in ("cast", "pair", "phase"):
@@ -652,7 +685,35 @@ def minimise(text: str, rule: Rule, rules: Sequence[Rule], readings: dict[str, s
                 lines[i] = " ".join(words)
                 continue
             j += 1
-    return prune_cast(lines)
+
+
+#: a counterexample with more lines to drop than this (a bundled example can have thousands of events)
+#: is first cut down by dropping runs of lines, halving their length (delta debugging), before the
+#: one-line pass; z3's counterexamples (at most 40 steps) and short examples go straight to it
+LONG = 64
+
+
+def _drop_runs(lines: list[str], ok: Callable[[list[str]], bool]) -> None:
+    """Drop runs of events and pairs that the counterexample does not need (in place): runs of half
+    the lines that may be dropped, then of a quarter …, down to a few lines (each try a replay by
+    the checker). Deterministic: runs in order. What is left is then narrowed line by line."""
+
+    def droppable(ls: list[str]) -> list[int]:
+        return [i for i, line in enumerate(ls) if (line.split() or [""])[0] not in ("cast", "phase")]
+
+    size = len(droppable(lines)) // 2
+    if 2 * size <= LONG:
+        return
+    while size >= 4:
+        j = 0
+        while j < len(idx := droppable(lines)):
+            run = set(idx[j : j + size])
+            candidate = [line for i, line in enumerate(lines) if i not in run]
+            if ok(candidate):
+                lines[:] = candidate  # the next run slides into place
+            else:
+                j += size
+        size //= 2
 
 
 def prune_cast(lines: list[str]) -> str:

@@ -183,3 +183,24 @@ def test_the_counterexample_is_the_same_in_two_processes_with_other_hash_seeds_w
     ]
     assert docs[0] == docs[1]
     assert docs[0]["found"] and docs[0]["shortest"] is False and docs[0]["outcome"].startswith("unknown: ")
+
+
+@pytest.mark.z3
+def test_a_bundled_example_minimised_up_to_its_bound_says_it_is_not_minimal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bundled example can be a whole ceremony: its minimising replays at most REPLAYS events.
+    Stopped there, it is still a counterexample (every step was confirmed), and says it is not minimal."""
+    from xiangshe.constraints import counterexample as module
+
+    full = fallback(RULE, RULES, READINGS)
+    assert full is not None and full[2] is True
+    monkeypatch.setattr(module, "REPLAYS", 300)
+    part = fallback(RULE, RULES, READINGS)
+    assert part is not None and part[2] is False and part[1] == full[1]
+    assert len(part[0].splitlines()) > len(full[0].splitlines())
+    assert {f.rule for f in check_trace(parse_lines(part[0], "<cx>")).findings} == {RULE.id}
+    cx = counterexample(RULE, RULES, READINGS, 1)
+    assert cx.found and not cx.minimal and cx.text == part[0]
+    doc = counterexample_json(cx)
+    assert doc["minimal"] is False and list(doc)[-3:] == ["source", "minimal", "trace"]
+    assert "not minimal either" in counterexample_output(cx, "text")
+    assert "nor minimal" in counterexample_file(cx).splitlines()[0]
