@@ -5,8 +5,9 @@ default readings): z3's shortest counterexample, minimised and replayed by the P
 report exactly the rule; if z3 finds none (or gives up), the rule's bundled violating example. A rule's time
 is the whole of that, fallback included.
 
-Usage: python benchmarks/counterexamples.py [DEPTH] [--rules a,b,c] [--jobs N] [--json FILE]
-prints a line per rule and one JSON object on its last line; --json writes every rule's figures to FILE.
+Usage: python benchmarks/counterexamples.py [DEPTH] [--rules a,b,c] [--jobs N] [--json FILE] [--symmetry on|off]
+prints a line per rule and one JSON object on its last line; --json writes every rule's figures to FILE;
+--symmetry sets search.SYMMETRY for the run (default: as the command has it).
 `measure(depth, rules, jobs)` gives the same summary to benchmarks/run.py.
 """
 
@@ -26,8 +27,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 TARGET_S = 10.0
 
 
-def one(rule_id: str, depth: int) -> dict[str, Any]:
+def one(rule_id: str, depth: int, symmetry: bool | None = None) -> dict[str, Any]:
     """Time one rule's counterexample, as the command gets it; its outcome and figures."""
+    from xiangshe.constraints import search
     from xiangshe.constraints.counterexample import counterexample
     from xiangshe.constraints.readings import select
     from xiangshe.constraints.rulebook import active_rules
@@ -36,21 +38,25 @@ def one(rule_id: str, depth: int) -> dict[str, Any]:
     readings = select([], None)
     rules = active_rules(readings)
     rule = next(r for r in rules if r.id == rule_id)
+    if symmetry is not None:
+        search.SYMMETRY = symmetry
     wall, cpu = time.perf_counter(), time.process_time()
     try:
         found = counterexample(rule, rules, readings, depth)
     except Disagreement as e:  # a bug: z3 and the checker disagree
-        kind, steps, z3_said = "unconfirmed", None, str(e).splitlines()[0]
+        kind, steps, z3_said, length = "unconfirmed", None, str(e).splitlines()[0], None
     else:
         out = found.outcome
         z3_said = "refuted" if isinstance(out, Refuted) else "exhausted" if isinstance(out, Exhausted) else "unknown"
         kind = "found" if found.found and found.shortest else "fallback" if found.found else "none"
         steps = found.steps if isinstance(out, Refuted) else getattr(out, "depth", None)
+        length = found.steps  # the counterexample shown (a fallback's: its events), None if none
     return {
         "rule": rule_id,
         "kind": kind,
         "z3": z3_said,
-        "steps": steps,
+        "steps": steps,  # z3's: the shortest length found, else where it stopped
+        "length": length,
         "wall_s": round(time.perf_counter() - wall, 3),
         "cpu_s": round(time.process_time() - cpu, 3),
     }
@@ -86,7 +92,9 @@ def summary(rows: list[dict[str, Any]], depth: int) -> dict[str, Any]:
     }
 
 
-def measure(depth: int, rules: list[str] | None = None, jobs: int = 1, echo: bool = False) -> dict[str, Any]:
+def measure(
+    depth: int, rules: list[str] | None = None, jobs: int = 1, echo: bool = False, symmetry: bool | None = None
+) -> dict[str, Any]:
     """Every encoded rule's (or these rules') counterexample, each in a fresh z3 context; the summary,
     with the rows under "per_rule"."""
     ids = rules if rules is not None else encoded_rules()
@@ -103,10 +111,10 @@ def measure(depth: int, rules: list[str] | None = None, jobs: int = 1, echo: boo
 
     if jobs <= 1:
         for rid in ids:
-            show(one(rid, depth))
+            show(one(rid, depth, symmetry))
     else:
         with ProcessPoolExecutor(jobs) as pool:
-            for row in pool.map(one, ids, [depth] * len(ids)):
+            for row in pool.map(one, ids, [depth] * len(ids), [symmetry] * len(ids)):
                 show(row)
     return {**summary(rows, depth), "per_rule": rows}
 
@@ -118,9 +126,11 @@ def main(argv: list[str]) -> None:
     ap.add_argument("--rules", default="", help="comma-separated rule ids (default: every encoded rule)")
     ap.add_argument("--jobs", type=int, default=1, help="processes (default 1)")
     ap.add_argument("--json", type=Path, help="write every rule's figures to this file")
+    ap.add_argument("--symmetry", choices=["on", "off"], help="search.SYMMETRY for the run (default: the command's)")
     args = ap.parse_args(argv)
     chosen = [r for r in args.rules.split(",") if r] + list(args.legacy_rules)
-    result = measure(args.depth, chosen or None, args.jobs, echo=True)
+    symmetry = None if args.symmetry is None else args.symmetry == "on"
+    result = measure(args.depth, chosen or None, args.jobs, echo=True, symmetry=symmetry)
     rows = result.pop("per_rule")
     if args.json is not None:
         args.json.write_text(json.dumps({**result, "per_rule": rows}, ensure_ascii=False, indent=1) + "\n")

@@ -1,7 +1,9 @@
 """A counterexample to a rule: a trace that the machines and every other rule in force allow but the
-rule forbids. z3 searches for a shortest one (constraints/search.py); when it finds none within its
-bounds, a bundled violating example (traces/violations/) that breaks the rule and nothing else is a
-counterexample all the same, though not shown to be a shortest one. Either is minimised.
+rule forbids. z3 searches for a shortest one (constraints/search.py) within a work budget
+(search.BUDGET: z3's resource count, deterministic); when it finds none within its bounds, a bundled
+violating example (traces/violations/) that breaks the rule and nothing else is a counterexample all
+the same, though not shown to be a shortest one. Either is minimised: a bundled example as far as
+REPLAYS events replayed by the checker allow (a few are whole ceremonies of thousands of events).
 
 `counterexample` returns a `Counterexample` for the command line to print; it prints nothing."""
 
@@ -19,6 +21,10 @@ from xiangshe.domain.errors import UsageError, did_you_mean
 from xiangshe.domain.messages import Message
 from xiangshe.domain.parse import parse_file, parse_lines
 
+#: the events the checker may replay while minimising a bundled example (a count, not a time: the
+#: same answer on any machine); about 4 s under load for the longest examples that finish
+REPLAYS = 40_000
+
 
 @dataclass(frozen=True)
 class Counterexample:
@@ -29,6 +35,7 @@ class Counterexample:
     text: str | None = None  # the counterexample, minimised; None: there is none to show
     steps: int | None = None
     source: str | None = None  # the bundled example it comes from; None: z3's, a shortest one
+    minimal: bool = True  # False: its minimising stopped at REPLAYS (every step confirmed)
 
     @property
     def found(self) -> bool:
@@ -61,14 +68,16 @@ def fallback(
     rules_in_force: Sequence[Rule],
     readings: dict[str, str],
     display: Callable[[Path], str] = str,
-) -> tuple[str, str] | None:
-    """The first bundled violating example of `rule` that breaks it alone, minimised, with its name
-    (as `display` shows it); None if there is none."""
+) -> tuple[str, str, bool] | None:
+    """The first bundled violating example of `rule` that breaks it alone, minimised (within
+    REPLAYS), with its name (as `display` shows it) and whether it is minimal; None if there is none."""
     files = {display(p): p for p in bundled.violations().get(rule.id, [])}
     seen = search.witness(rule, [parse_file(p, name) for name, p in files.items()], rules_in_force, readings)
     if seen is None:
         return None
-    return search.minimise(files[seen.path].read_text(encoding="utf-8"), rule, rules_in_force, readings), seen.path
+    text = files[seen.path].read_text(encoding="utf-8")
+    small, minimal = search.minimise_within(text, rule, rules_in_force, readings, REPLAYS)
+    return small, seen.path, minimal
 
 
 def counterexample(
@@ -88,5 +97,6 @@ def counterexample(
     found = fallback(rule, rules_in_force, readings, display)
     if found is None:
         return Counterexample(rule, depth, readings, outcome)
-    text, source = found
-    return Counterexample(rule, depth, readings, outcome, text, len(parse_lines(text, "<counterexample>")), source)
+    text, source, minimal = found
+    steps = len(parse_lines(text, "<counterexample>"))
+    return Counterexample(rule, depth, readings, outcome, text, steps, source, minimal)

@@ -16,7 +16,7 @@ steps" is reported as a result about that space, never as a proof.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any, cast
@@ -34,10 +34,12 @@ from xiangshe.domain.vocabulary import vocabulary
 from xiangshe.fsm.table import table_for_object, tables
 
 RLIMIT = 60_000_000  # z3's work budget per check (deterministic, unlike a timeout)
-#: z3's work budget for a whole `counterexample` search (all its checks; None: none, only RLIMIT per
-#: check). Off: at 30 M units (~5 s of z3, quiet) rules z3 settles at 8–9 steps fell back to their
-#: bundled example, whose minimising cost more than z3's search (BENCHMARKS.md, issue 15)
-BUDGET: int | None = None
+#: z3's work budget for a whole `counterexample` search (all its checks, in z3's resource count:
+#: deterministic, so the answer does not depend on the machine's load; None: none, only RLIMIT per
+#: check). What z3 cannot settle within it gets the rule's bundled example (minimised, not shown to
+#: be shortest), which now costs 1–4 s at most: the budget keeps every rule's `counterexample`
+#: within ~10 s (BENCHMARKS.md, issue 15: counterexamples within 10 s)
+BUDGET: int | None = 10_000_000
 SPENT = "the search's work budget spent"
 
 #: the cast a search draws its persons from: one person of each role a rule may name, and enough
@@ -427,10 +429,15 @@ def refute(rule: Rule, others: Sequence[Rule], depth: int = 12, budget: int | No
     z3 context of its own, so that its answer does not depend on what ran before it.
 
     `budget` bounds z3's work over the whole search (its resource count, deterministic); once it
-    is spent the answer is Unknown, as when one check spends RLIMIT."""
+    is spent the answer is Unknown, as when one check spends RLIMIT. A stage is not built (its
+    unrolling costs more to build than the short ones) when what is left of the budget is less than
+    the last check spent: the next, longer question would not be settled within it. The answer
+    still depends only on z3's resource count, never on time."""
     with fresh_context():
         done, learnt, work = 0, cast(tuple[str, ...], ()), _Work(budget)
         for size in [*[n for n in STAGES if n < depth], depth]:
+            if work.budget is not None and work.budget - work.spent < work.last:
+                return Unknown(SPENT, done + 1)
             outcome, learnt = _refute_within(rule, others, size, start=done + 1, learnt=learnt, work=work)
             if not isinstance(outcome, Exhausted):
                 return outcome
@@ -509,6 +516,7 @@ class _Work:
 
     budget: int | None
     spent: int = 0
+    last: int = 0  # what the last check spent
 
     def limit(self) -> int:
         return RLIMIT if self.budget is None else min(RLIMIT, self.budget - self.spent)
@@ -516,7 +524,8 @@ class _Work:
     def count(self, s: z3.Solver) -> None:
         stats = s.statistics()
         if "rlimit count" in stats.keys():
-            self.spent = max(self.spent, int(stats.get_key_value("rlimit count")))
+            now = max(self.spent, int(stats.get_key_value("rlimit count")))
+            self.last, self.spent = now - self.spent, now
 
 
 class _Refinement:
@@ -608,13 +617,46 @@ def witness(
 def minimise(text: str, rule: Rule, rules: Sequence[Rule], readings: dict[str, str] | None = None) -> str:
     """Drop every event, pair and attribute the counterexample does not need, keeping it one
     (deterministic: greedy, in order). Raises Disagreement if Python rejects it from the start."""
+    return minimise_within(text, rule, rules, readings)[0]
+
+
+class _Spent(Exception):
+    """The replays allowed to a minimisation are spent."""
+
+
+def minimise_within(
+    text: str,
+    rule: Rule,
+    rules: Sequence[Rule],
+    readings: dict[str, str] | None = None,
+    effort: int | None = None,
+) -> tuple[str, bool]:
+    """`minimise`, with at most `effort` events replayed by the checker over all its tries (None: no
+    bound; deterministic: a count, not a time). The counterexample as far as it got, and whether
+    it is minimal (False: the effort ran out first; every step taken was confirmed, so it is still
+    a counterexample). A bundled example can be a whole ceremony of thousands of events."""
     if not _verdict(text, rule, rules, readings):
         raise Disagreement(f"z3's counterexample to {rule.id} is not confirmed by the checker:\n{text}")
     lines = text.splitlines()
+    replayed = 0
 
     def ok(candidate: list[str]) -> bool:
+        nonlocal replayed
+        replayed += len(candidate)
+        if effort is not None and replayed > effort:
+            raise _Spent
         return _verdict(prune_cast(candidate), rule, rules, readings)
 
+    try:
+        _narrow(lines, ok)
+    except _Spent:
+        return prune_cast(lines), False
+    return prune_cast(lines), True
+
+
+def _narrow(lines: list[str], ok: Callable[[list[str]], bool]) -> None:
+    """Narrow `lines` in place (so that what a try that ran out of effort had confirmed is kept)."""
+    _drop_runs(lines, ok)
     i = 0
     while i < len(lines):  # whole lines: events and pairs
         head = lines[i].split()[0] if lines[i].split() else ""
@@ -627,7 +669,7 @@ def minimise(text: str, rule: Rule, rules: Sequence[Rule], readings: dict[str, s
     events = [i for i, line in enumerate(lines) if line.split() and line.split()[0] not in ("cast", "pair", "phase")]
     bare = {i: " ".join(lines[i].split()[:2]) for i in events}
     if any(bare[i] != lines[i] for i in events) and ok([bare.get(i, line) for i, line in enumerate(lines)]):
-        lines = [bare.get(i, line) for i, line in enumerate(lines)]
+        lines[:] = [bare.get(i, line) for i, line in enumerate(lines)]
     for i, line in enumerate(lines):
         words = line.split()
         if not words or words[0] in ("cast", "pair", "phase"):
@@ -643,7 +685,35 @@ def minimise(text: str, rule: Rule, rules: Sequence[Rule], readings: dict[str, s
                 lines[i] = " ".join(words)
                 continue
             j += 1
-    return prune_cast(lines)
+
+
+#: a counterexample with more lines to drop than this (a bundled example can have thousands of events)
+#: is first cut down by dropping runs of lines, halving their length (delta debugging), before the
+#: one-line pass; z3's counterexamples (at most 40 steps) and short examples go straight to it
+LONG = 64
+
+
+def _drop_runs(lines: list[str], ok: Callable[[list[str]], bool]) -> None:
+    """Drop runs of events and pairs that the counterexample does not need (in place): runs of half
+    the lines that may be dropped, then of a quarter …, down to a few lines (each try a replay by
+    the checker). Deterministic: runs in order. What is left is then narrowed line by line."""
+
+    def droppable(ls: list[str]) -> list[int]:
+        return [i for i, line in enumerate(ls) if (line.split() or [""])[0] not in ("cast", "phase")]
+
+    size = len(droppable(lines)) // 2
+    if 2 * size <= LONG:
+        return
+    while size >= 4:
+        j = 0
+        while j < len(idx := droppable(lines)):
+            run = set(idx[j : j + size])
+            candidate = [line for i, line in enumerate(lines) if i not in run]
+            if ok(candidate):
+                lines[:] = candidate  # the next run slides into place
+            else:
+                j += size
+        size //= 2
 
 
 def prune_cast(lines: list[str]) -> str:

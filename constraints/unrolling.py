@@ -8,7 +8,7 @@ conjunctions and disjunctions over range(k).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,6 +17,7 @@ import z3
 from xiangshe.constraints.pattern import NONE
 from xiangshe.domain.trace import SIDES, Cast, Trace
 from xiangshe.domain.vocabulary import PERSON_KEYS, Vocabulary, vocabulary
+from xiangshe.fsm.smt import conj, disj
 from xiangshe.fsm.table import tables
 
 
@@ -151,21 +152,21 @@ class Unrolling:
 
     @staticmethod
     def And(*xs: Any) -> z3.BoolRef:
-        return z3.And(*xs)
+        return conj(xs) if _terms(xs) else z3.And(*xs)
 
     @staticmethod
     def Or(*xs: Any) -> z3.BoolRef:
-        return z3.Or(*xs)
+        return disj(xs) if _terms(xs) else z3.Or(*xs)
 
     @staticmethod
     def all(xs: Iterable[Any]) -> z3.BoolRef:
         xs = list(xs)
-        return z3.And(xs) if xs else z3.BoolVal(True)
+        return (conj(xs) if _terms(xs) else z3.And(xs)) if xs else z3.BoolVal(True)
 
     @staticmethod
     def any(xs: Iterable[Any]) -> z3.BoolRef:
         xs = list(xs)
-        return z3.Or(xs) if xs else z3.BoolVal(False)
+        return (disj(xs) if _terms(xs) else z3.Or(xs)) if xs else z3.BoolVal(False)
 
     def var(self, name: str) -> z3.BitVecRef:
         return z3.BitVec(name, self.width)
@@ -195,7 +196,20 @@ class Unrolling:
                 runs[-1][1] = i
             else:
                 runs.append([i, i])
-        return self.any(term == lo if lo == hi else z3.And(term >= lo, term <= hi) for lo, hi in runs)
+        if not isinstance(term, z3.BitVecRef):
+            return self.any(term == lo if lo == hi else z3.And(term >= lo, term <= hi) for lo, hi in runs)
+        # the same terms as `term == lo`, `z3.And(term >= lo, term <= hi)` (signed), made directly
+        ctx, width = term.ctx, term.size()
+        a, c = term.as_ast(), term.ctx_ref()
+
+        def rel(make: Any, n: int) -> z3.BoolRef:
+            value = z3.BitVecVal(n, width, ctx)  # made when z3 would make it, and held while the term is made
+            return z3.BoolRef(make(c, a, value.as_ast()), ctx)
+
+        return self.any(
+            rel(z3.Z3_mk_eq, lo) if lo == hi else conj([rel(z3.Z3_mk_bvsge, lo), rel(z3.Z3_mk_bvsle, hi)])
+            for lo, hi in runs
+        )
 
     @staticmethod
     def indices(index: dict[str, int], values: frozenset[str]) -> set[int]:
@@ -245,3 +259,9 @@ class Unrolling:
                 vals[key] = d.slot_values(key)[v] if v is not None else 0
             out += [self.slots[key][t] == val for key, val in vals.items()]
         return out
+
+
+def _terms(xs: Sequence[Any]) -> bool:
+    """Are these all boolean z3 terms of one context (what conj and disj take)?"""
+    ctx = xs[0].ctx if xs and isinstance(xs[0], z3.BoolRef) else None
+    return ctx is not None and all(isinstance(x, z3.BoolRef) and x.ctx is ctx for x in xs)

@@ -772,6 +772,14 @@ CATALOGUE: tuple[Entry, ...] = (
     Entry("XS900", "frontier.kind-clause", "clause", "经文"),
     Entry("XS901", "frontier.at-line", "[line {line}]", "[第 {line} 行]"),
     Entry("XS902", "frontier.at-lines", "[lines {lines}]", "[第 {lines} 行]"),
+    # counterexample (constraints/counterexample.py)
+    Entry(
+        "XS920",
+        "counterexample.not-minimal",
+        "{where}: not minimal either: its minimising stopped at its bound of events replayed (a long"
+        " example); every event dropped was checked, and it still breaks this rule alone",
+        "{where}: 亦未化至最简：化简已达其重放事件之上限（所附违例甚长）；所删每一事件皆经检查，仍只违此规则",
+    ),
 )
 
 BY_NAME: dict[str, Entry] = {e.name: e for e in CATALOGUE}

@@ -18,6 +18,30 @@ def state_index(table: Table) -> dict[str, int]:
     return {s: i for i, s in enumerate(table.states)}
 
 
+# The same terms as z3.And, z3.Or and z3.If make, built straight from z3's C API: z3's Python
+# functions check and coerce every argument (~50 µs a call, ten times the cost of making the term),
+# and a search's unrollings are hundreds of thousands of such calls. Only for arguments that are
+# already z3 terms of one context (no Python bools or ints).
+
+
+def conj(xs: Sequence[z3.BoolRef]) -> z3.BoolRef:
+    """z3.And(xs) of one or more boolean terms."""
+    ctx = xs[0].ctx
+    return z3.BoolRef(z3.Z3_mk_and(ctx.ref(), len(xs), (z3.Ast * len(xs))(*(x.as_ast() for x in xs))), ctx)
+
+
+def disj(xs: Sequence[z3.BoolRef]) -> z3.BoolRef:
+    """z3.Or(xs) of one or more boolean terms."""
+    ctx = xs[0].ctx
+    return z3.BoolRef(z3.Z3_mk_or(ctx.ref(), len(xs), (z3.Ast * len(xs))(*(x.as_ast() for x in xs))), ctx)
+
+
+def ite(cond: z3.BoolRef, then: z3.BitVecRef, other: z3.BitVecRef) -> z3.BitVecRef:
+    """z3.If(cond, then, other) of bit-vector terms of one width."""
+    ctx = cond.ctx
+    return z3.BitVecRef(z3.Z3_mk_ite(ctx.ref(), cond.as_ast(), then.as_ast(), other.as_ast()), ctx)
+
+
 def machine_relation(
     table: Table,
     name: str,
@@ -38,12 +62,13 @@ def machine_relation(
     ok = []
     edges = [e for e in table.edges if e.act in act_index]
     is_act = act_is or (lambda t, a: act[t] == act_index[a])
+    value = {i: z3.BitVecVal(i, width) for i in index.values()}  # the states as terms, made once
     for t in range(k):
         at = {src: s[t] == index[src] for src in sorted({e.source for e in edges})}  # sorted: a set's order varies
-        fires = [(z3.And(is_act(t, e.act), at[e.source]), index[e.dest]) for e in edges]
+        fires = [(conj([is_act(t, e.act), at[e.source]]), value[index[e.dest]]) for e in edges]
         nxt: z3.BitVecRef = s[t]
         for cond, dest in reversed(fires):
-            nxt = z3.If(cond, dest, nxt)
-        constraints.append(s[t + 1] == z3.If(concerns[t], nxt, s[t]))
-        ok.append(z3.Implies(concerns[t], z3.Or([c for c, _ in fires]) if fires else z3.BoolVal(False)))
+            nxt = ite(cond, dest, nxt)
+        constraints.append(s[t + 1] == ite(concerns[t], nxt, s[t]))
+        ok.append(z3.Implies(concerns[t], disj([c for c, _ in fires]) if fires else z3.BoolVal(False)))
     return s, constraints, ok

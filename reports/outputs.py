@@ -108,6 +108,8 @@ def counterexample_json(cx, trace_file: str | None = None) -> dict:
     doc |= {"found": True, "steps": cx.steps, "shortest": cx.shortest}
     if cx.source is not None:
         doc["source"] = cx.source
+    if not cx.minimal:
+        doc["minimal"] = False
     doc["trace_file"] = trace_file
     doc["trace"] = cx.text
     return doc
@@ -116,6 +118,7 @@ def counterexample_json(cx, trace_file: str | None = None) -> dict:
 def counterexample_text(cx, trace_file: str | None = None) -> str:
     """What `counterexample` says: the counterexample and its trace, or why there is none to show."""
     from xiangshe.constraints.search import Exhausted, Unknown
+    from xiangshe.domain.messages import Message
     from xiangshe.domain.parse import parse_lines
     from xiangshe.reports import messages, render
 
@@ -129,6 +132,8 @@ def counterexample_text(cx, trace_file: str | None = None) -> str:
         return "\n".join(said)
     if cx.source is not None:
         said = [*said, messages.bundled_counterexample(rule.location, cx.source)]
+    if not cx.minimal:
+        said = [*said, messages.say(Message("counterexample.not-minimal", where=rule.location))]
     trace = parse_lines(cx.text, "<counterexample>")
     return "\n".join([*said, render.counterexample_text(rule, trace, cx.steps, trace_file, cx.shortest)])
 
@@ -143,6 +148,7 @@ def counterexample_output(cx, fmt: str, trace_file: str | None = None) -> str:
 def counterexample_file(cx) -> str:
     """The trace file `counterexample -o FILE` writes: a comment saying what it is, then the trace."""
     how = "shortest" if cx.shortest else f"minimised from {cx.source}, not shown to be shortest"
+    how += "" if cx.minimal else " (nor minimal: its minimising stopped at a bound)"
     header = (
         f"# a counterexample to {cx.rule.id} ({cx.rule.catalogue} {cx.rule.name}): "
         f"{cx.steps} steps, {how}; `xiangshe check` reports exactly this rule\n"

@@ -124,3 +124,83 @@ def test_a_search_past_its_work_budget_gives_up_and_the_bundled_example_stands_i
     cx = counterexample(RULE, RULES, READINGS, 12)
     assert cx.found and not cx.shortest and isinstance(cx.outcome, search.Unknown)
     assert {f.rule for f in check_trace(parse_lines(cx.text or "", "<cx>")).findings} == {RULE.id}
+
+
+@pytest.mark.z3
+def test_a_stage_is_not_built_when_what_is_left_of_the_budget_is_less_than_the_last_check_spent(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """bu-guan-bu-shi spends ~0.41 M units on its stages of 1 and 2 steps, the last check ~0.19 M:
+    with a budget of 0.5 M the stage of 4 steps is not built (its unrolling costs more than the
+    short ones), and the answer is the same as if z3 had spent the rest: the budget is spent."""
+    built: list[int] = []
+    within = search._refute_within
+
+    def counted(rule, others, depth, *args, **kwargs):  # type: ignore[no-untyped-def]
+        built.append(depth)
+        return within(rule, others, depth, *args, **kwargs)
+
+    monkeypatch.setattr(search, "_refute_within", counted)
+    out = search.refute(RULE, RULES, 12, budget=500_000)
+    assert isinstance(out, search.Unknown) and out.reason == search.SPENT and out.depth == 3
+    assert built == [1, 2]
+    built.clear()
+    assert isinstance(search.refute(RULE, RULES, 12, budget=10_000_000), search.Refuted) and built == [1, 2, 4]
+
+
+@pytest.mark.z3
+def test_the_counterexample_is_the_same_in_two_processes_with_other_hash_seeds_when_the_budget_runs_out() -> None:
+    """The work budget is z3's resource count, never time, and nothing fed to z3 is ordered by a
+    string's hash: the same rule under the same budget gives the same answer and the same
+    counterexample in two processes whatever PYTHONHASHSEED is (here the budget runs out, and the
+    bundled example, minimised, stands in)."""
+    import os
+    import subprocess
+    import sys
+
+    script = (
+        "import json\n"
+        "from xiangshe.constraints import search\n"
+        "from xiangshe.constraints.counterexample import counterexample\n"
+        "from xiangshe.constraints.rulebook import active_rules, find_rule\n"
+        "from xiangshe.reports.outputs import counterexample_json\n"
+        "rules = active_rules()\n"
+        "[rule] = find_rule('bu-guan-bu-shi')\n"
+        "search.BUDGET = 500_000\n"
+        "print(json.dumps(counterexample_json(counterexample(rule, rules, {}, 12)), ensure_ascii=False))\n"
+    )
+    docs = [
+        json.loads(
+            subprocess.run(
+                [sys.executable, "-c", script],
+                capture_output=True,
+                text=True,
+                check=True,
+                env={**os.environ, "PYTHONHASHSEED": seed},
+            ).stdout
+        )
+        for seed in ("1", "2")
+    ]
+    assert docs[0] == docs[1]
+    assert docs[0]["found"] and docs[0]["shortest"] is False and docs[0]["outcome"].startswith("unknown: ")
+
+
+@pytest.mark.z3
+def test_a_bundled_example_minimised_up_to_its_bound_says_it_is_not_minimal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bundled example can be a whole ceremony: its minimising replays at most REPLAYS events.
+    Stopped there, it is still a counterexample (every step was confirmed), and says it is not minimal."""
+    from xiangshe.constraints import counterexample as module
+
+    full = fallback(RULE, RULES, READINGS)
+    assert full is not None and full[2] is True
+    monkeypatch.setattr(module, "REPLAYS", 300)
+    part = fallback(RULE, RULES, READINGS)
+    assert part is not None and part[2] is False and part[1] == full[1]
+    assert len(part[0].splitlines()) > len(full[0].splitlines())
+    assert {f.rule for f in check_trace(parse_lines(part[0], "<cx>")).findings} == {RULE.id}
+    cx = counterexample(RULE, RULES, READINGS, 1)
+    assert cx.found and not cx.minimal and cx.text == part[0]
+    doc = counterexample_json(cx)
+    assert doc["minimal"] is False and list(doc)[-3:] == ["source", "minimal", "trace"]
+    assert "not minimal either" in counterexample_output(cx, "text")
+    assert "nor minimal" in counterexample_file(cx).splitlines()[0]
