@@ -23,13 +23,12 @@ it is written to a temporary file in the same directory and renamed into place (
 concurrent runs each read a whole entry or none.
 
 An entry's objects live as long as the process: they are unpickled with the collector paused, and in
-a process that froze what it loaded (`gc.freeze`: the command line's, reports/cli.py) they are frozen
+a process that froze what it loaded (`gc.freeze`: the command line's, domain/gcpause.py `own_process`) they are frozen
 with it at once, so that no collection ever walks them.
 """
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import os
 import pickle
@@ -40,7 +39,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
 
-from xiangshe.domain.gcpause import gc_paused
+from xiangshe.domain.gcpause import gc_paused, settle
 
 T = TypeVar("T")
 
@@ -117,8 +116,7 @@ def _read(path: Path, entry_key: str) -> tuple[bool, Any]:
                 return False, None
             with gc_paused():  # the entry's many objects live as long as the process: no collection walks them
                 found = pickle.load(f)
-                if gc.get_freeze_count():  # a process that froze what it loaded (the command line's) …
-                    gc.freeze()  # … has the entry frozen too, before a collection of the young objects walks it
+                settle()  # the command line's process freezes the entry before a collection walks it
     except Exception:  # noqa: BLE001 — any damage to an entry means "derive it again", never an error
         return False, None
     if not (isinstance(found, tuple) and len(found) == 3 and found[0] == FORMAT and found[1] == entry_key):

@@ -23,3 +23,22 @@ def gc_paused() -> Iterator[None]:
     finally:
         if was:
             gc.enable()
+
+
+_own = False  # this process is the command line's and ends with its command (`own_process`)
+
+
+def own_process() -> None:
+    """Say that this process is the command line's: what it loads lives until the command ends, so
+    `settle` moves it out of the collector's sight. A program that calls a command in-process does not
+    say so, and keeps its collector as it was."""
+    global _own
+    _own = True
+    settle()
+
+
+def settle() -> None:
+    """In the command line's own process, freeze what is loaded so far (gc.freeze): no later collection
+    walks the modules, the rulebook or the machine tables again. Elsewhere, nothing."""
+    if _own:
+        gc.freeze()

@@ -57,18 +57,6 @@ def github_input_errors(f):
     return wrapper
 
 
-_own_process = False  # set by `run`: this process is the command line's, and ends with the command
-
-
-def settled() -> None:
-    """What is loaded so far (the modules, the rulebook, the machine tables …) lives until the command
-    ends: it is moved out of the collector's sight (gc.freeze), so that no later collection walks it
-    again. Only in the command line's own process (`run`): a program that calls a command in-process
-    keeps its collector as it was."""
-    if _own_process:
-        gc.freeze()
-
-
 def run(group: click.Group) -> None:
     """Run the command line: bad input that reaches here (e.g. a broken rulebook or machine table)
     exits 2 with its located message, too much input exits 2, Ctrl-C exits 130 with no verdict, and
@@ -77,13 +65,12 @@ def run(group: click.Group) -> None:
     import os
     import sys
 
+    from xiangshe.domain import gcpause
     from xiangshe.domain.errors import InputError
     from xiangshe.domain.parse import TraceErrors
     from xiangshe.reports import interrupt
 
-    global _own_process
-    _own_process = True
-    settled()  # the modules imported so far
+    gcpause.own_process()  # freezes the modules imported so far
     interrupt.install()
     try:
         try:

@@ -9,8 +9,9 @@ import click
 
 from xiangshe import version
 from xiangshe.domain.files import display
+from xiangshe.domain.gcpause import settle
 from xiangshe.domain.messages import Message
-from xiangshe.reports.cli import BadInput, located, settled
+from xiangshe.reports.cli import BadInput, located
 from xiangshe.reports.commands.common import apply_lint, lint_settings, readings, save, sources
 from xiangshe.reports.echo import echo
 
@@ -46,7 +47,7 @@ def check(
         ctx.meta["xiangshe.format"] = fmt
     chosen = readings(reading, readings_file, cfg.readings)
     rules_in_force = active_rules(chosen)
-    settled()  # the rulebook and what it was derived with live as long as the command
+    settle()  # the rulebook and what it was derived with live as long as the command
     staged = sources(files, stdin_format, stdin_filename, max_input_size)
     baseline = lint.get("write_baseline") is not None or bool(lint.get("baseline_file") or cfg.baseline)
     if fmt in batch.STREAMED and not baseline:
