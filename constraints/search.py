@@ -28,6 +28,7 @@ from xiangshe.constraints.rulebook import Rule
 from xiangshe.constraints.smt import Symbolic
 from xiangshe.constraints.solving import fresh_context, solver
 from xiangshe.constraints.unrolling import Domain
+from xiangshe.domain.occasion import occasion_of
 from xiangshe.domain.parse import parse_lines
 from xiangshe.domain.trace import Cast, Trace, phase_span
 from xiangshe.domain.vocabulary import vocabulary
@@ -348,6 +349,11 @@ class Search:
             or any(val(s[key][t]) == p for t in self.sym.steps if val(s["act"][t]) for key in ("actor", "to", "for"))
         }
         lines = [line for line in SEARCH_CAST.splitlines() if line.split()[1] in {persons[p] for p in present}]
+        # the occasion the clauses were built under (occasion rules read it from the cast): the 君's
+        # presence follows the cast by default, so a search cast's 君 who does not act is declared
+        jun = occasion_of(self.cast).jun
+        if jun != ("在" if any(line.split()[2] == "君" for line in lines) else "不在"):
+            lines.append(f"occasion jun={jun}")
         pairs: dict[int, dict[int, str]] = {}
         for p in self.sym.persons:
             pid, side = val(self.sym.pair[p]), val(self.sym.side[p])

@@ -204,3 +204,16 @@ def test_a_bundled_example_minimised_up_to_its_bound_says_it_is_not_minimal(monk
     assert doc["minimal"] is False and list(doc)[-3:] == ["source", "minimal", "trace"]
     assert "not minimal either" in counterexample_output(cx, "text")
     assert "nor minimal" in counterexample_file(cx).splitlines()[0]
+
+
+@pytest.mark.z3
+def test_a_rule_under_the_rulers_presence_gets_a_counterexample_the_checker_confirms() -> None:
+    """search.decode writes the occasion the clauses were built under: the search cast has a 君, so
+    `jun=在` by default; a candidate in which he does not act declared no 君 and read as `jun=不在`, and
+    the checker denied what z3 found (an internal error, exit 70, for jun-zai-da-fu-bu-tan-xun-ru)."""
+    [rule] = find_rule("jun-zai-da-fu-bu-tan-xun-ru")
+    found = counterexample(rule, RULES, READINGS, 4)
+    assert found.text is not None and found.source is None  # z3's own, not the bundled fallback
+    trace = parse_lines(found.text, "<counterexample>")
+    assert trace.occasion.jun == "在"
+    assert rule.id in {f.rule for f in check_trace(trace, RULES).findings}
