@@ -28,12 +28,12 @@ def gc_paused() -> Iterator[None]:
 _own = False  # this process is the command line's and ends with its command (`own_process`)
 
 
-def own_process() -> None:
-    """Say that this process is the command line's: what it loads lives until the command ends, so
-    `settle` moves it out of the collector's sight. A program that calls a command in-process does not
-    say so, and keeps its collector as it was."""
+def own_process(own: bool = True) -> None:
+    """Say that this process is the command line's (own) or no longer is (the command is done): what
+    it loads lives until the command ends, so `settle` moves it out of the collector's sight. A program
+    that calls a command in-process does not say so, and keeps its collector as it was."""
     global _own
-    _own = True
+    _own = own
     settle()
 
 

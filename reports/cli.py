@@ -77,6 +77,7 @@ def run(group: click.Group) -> None:
             group.main(standalone_mode=True)
         finally:
             gc.freeze()  # the process ends: its last collection would walk everything only to free it
+            gcpause.own_process(False)  # … unless a program called `run` in-process: later calls leave it be
             interrupt.check()  # a Ctrl-C swallowed on the way (in a __del__) still stops it
     except interrupt.Interrupted:
         interrupt.stop()
