@@ -280,17 +280,20 @@ def check_options(f):
     return _apply(options, f)
 
 
+def _output(text: str) -> list:
+    """-o/--output, a file the command writes (never over one that exists: domain/files.save), and
+    --force, which lets it."""
+    return [
+        click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help=text),
+        click.option("--force", is_flag=True, help="overwrite the output file"),
+    ]
+
+
 def report_options(f):
     """The options of `report`."""
     options = [
         click.argument("file", type=click.Path(allow_dash=True, path_type=str)),
-        click.option(
-            "-o",
-            "--output",
-            type=click.Path(dir_okay=False, path_type=Path),
-            help="where to write the page (default: reports/<trace>.html; refused if it exists, unless --force)",
-        ),
-        click.option("--force", is_flag=True, help="overwrite the output file"),
+        *_output("where to write the page (default: reports/<trace>.html; refused if it exists, unless --force)"),
     ]
     return _apply(options, f)
 
@@ -298,13 +301,7 @@ def report_options(f):
 def generate_options(f):
     """The options of `generate`."""
     options = [
-        click.option(
-            "-o",
-            "--output",
-            type=click.Path(dir_okay=False, path_type=Path),
-            help="write the staging here (refused if the file exists, unless --force)",
-        ),
-        click.option("--force", is_flag=True, help="overwrite the output file"),
+        *_output("write the staging here (refused if the file exists, unless --force)"),
         click.option("--format", "fmt", type=click.Choice(["trace", "jsonl"]), default="trace", show_default=True),
     ]
     return _apply(options, f)
@@ -326,13 +323,7 @@ def counterexample_options(f):
         click.option(
             "--depth", type=click.IntRange(1, 40), default=16, show_default=True, help="the longest trace searched"
         ),
-        click.option(
-            "-o",
-            "--output",
-            type=click.Path(dir_okay=False, path_type=Path),
-            help="save the counterexample as a trace (refused if the file exists, unless --force)",
-        ),
-        click.option("--force", is_flag=True, help="overwrite the output file"),
+        *_output("save the counterexample as a trace (refused if the file exists, unless --force)"),
         click.option("--format", "fmt", type=FORMATS, default="text", show_default=True),
     ]
     return _apply(options, f)
@@ -463,14 +454,10 @@ def repair_options(f):
     """The options of `repair`: its FILE, where the repaired staging goes, and the bounds of the search."""
     options = [
         click.argument("file", type=click.Path(allow_dash=True, path_type=str)),
-        click.option(
-            "-o",
-            "--output",
-            type=click.Path(dir_okay=False, path_type=Path),
-            help="write the first (smallest) repaired staging here, in FILE's format (refused if the file "
-            "exists, unless --force; FILE itself is never touched)",
+        *_output(
+            "write the first (smallest) repaired staging here, in FILE's format (refused if the file "
+            "exists, unless --force; FILE itself is never touched)"
         ),
-        click.option("--force", is_flag=True, help="overwrite the output file"),
         click.option("--format", "fmt", type=FORMATS, default="text", show_default=True),
         click.option(
             "--max-edits",
@@ -520,13 +507,7 @@ def frontier_options(complete: bool = False):
                     show_default=True,
                     help="complete to the end of the current phase, or of the ceremony",
                 ),
-                click.option(
-                    "-o",
-                    "--output",
-                    type=click.Path(dir_okay=False, path_type=Path),
-                    help="write the completed staging here (refused if the file exists, unless --force)",
-                ),
-                click.option("--force", is_flag=True, help="overwrite the output file"),
+                *_output("write the completed staging here (refused if the file exists, unless --force)"),
             ]
         return _apply(options, f)
 
