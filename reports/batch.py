@@ -166,15 +166,16 @@ _state: dict = {}  # the settings and the rules in force, set once per worker
 
 
 def _start(settings: Settings) -> None:
-    import gc
-
     from xiangshe.constraints.rulebook import active_rules
+    from xiangshe.domain import gcpause
     from xiangshe.reports.messages import set_language
 
-    gc.freeze()  # the modules live as long as the worker; so does the rulebook, frozen as it is read (domain/cache)
+    # the worker lives as long as the command: its modules are frozen now, the rulebook as it is read
+    # (domain/cache), and what it keeps for every staging below: no collection walks any of it again
+    gcpause.own_process()
     set_language(settings.lang)
     _state.update(_state_of(settings, active_rules(settings.readings)))
-    gc.freeze()  # and what the worker keeps for every staging: no collection walks any of it again
+    gcpause.settle()
 
 
 def _state_of(settings: Settings, rules: Sequence[Rule]) -> dict:

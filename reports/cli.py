@@ -5,7 +5,6 @@ and --format github's annotations of bad input."""
 from __future__ import annotations
 
 import functools
-import gc
 
 import click
 
@@ -76,7 +75,7 @@ def run(group: click.Group) -> None:
         try:
             group.main(standalone_mode=True)
         finally:
-            gc.freeze()  # the process ends: its last collection would walk everything only to free it
+            gcpause.settle()  # the process ends: its last collection would walk everything only to free it
             gcpause.own_process(False)  # … unless a program called `run` in-process: later calls leave it be
             interrupt.check()  # a Ctrl-C swallowed on the way (in a __del__) still stops it
     except interrupt.Interrupted:
