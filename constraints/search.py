@@ -81,8 +81,9 @@ FREE_PAIRS = 3
 SHOOTER_ROLES = frozenset({"主人", "宾", "大夫", "众宾", "弟子", "君", "诸公"})
 BOW_ROLES = SHOOTER_ROLES | {"司射", "司正"}
 #: break the symmetries between pairs' numbers, persons of one role and numbered instances (Search.symmetry).
-#: Off until explained: with it on, one process found zu-she-nan-mian-yi's 11 steps and another ended
-#: k = 11 unsat and gave up at 12 (BENCHMARKS.md, issue 15 second wave)
+#: Off, on the evidence: a difference between two processes seen once with it on was not reproduced
+#: (the text and resource count of every check alike across hash seeds), and under BUDGET it found no
+#: rule more and lost two that z3 finds without it (BENCHMARKS.md, issue 15: counterexamples within 10 s)
 SYMMETRY = False
 INSTANCES = 2  # object instances per kind in a search (爵1, 爵2 …)
 
