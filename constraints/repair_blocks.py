@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xiangshe.constraints.check import Finding
-from xiangshe.constraints.repair_edits import Candidate, Edit
+from xiangshe.constraints.repair_edits import Candidate, Edit, deleted_together
 from xiangshe.constraints.repair_libretto import Expected
 from xiangshe.constraints.repair_rows import Row, _after_new, _anchor, _fields, _insert_rows, _replace, body_of
 from xiangshe.domain.text import Citation
@@ -165,13 +165,7 @@ def run_deleted(
             hi += 1
         if hi == lo:
             continue
-        gone = [trace[k].line - 1 for k in range(lo, hi + 1)]
-        new_rows = [r for n, r in enumerate(rows) if n not in set(gone)]
-        also = tuple((rows[n].line, body_of(rows[n].text)) for n in gone[1:])
-        head = rows[gone[0]]
-        edit = Edit(
-            "delete", head.line, "at", "", body_of(head.text), cite, "rule", span=len(gone), also=also, group="run"
-        )
+        new_rows, edit = deleted_together(rows, [trace[k].line - 1 for k in range(lo, hi + 1)], cite, group="run")
         out.append(Candidate(new_rows, edit, (2, fi - i)))
     return out
 
@@ -195,23 +189,8 @@ def withdrawn(trace: Trace, rows: list[Row], f: Finding, roots: Sequence[Finding
         named = [e for e in trace.events if e.round == rnd and _names(e, group)]
         if len(named) < 2:
             continue
-        gone = {e.line - 1 for e in named}
-        new_rows = [r for n, r in enumerate(rows) if n not in gone]
-        head = rows[named[0].line - 1]
-        also = tuple((rows[e.line - 1].line, body_of(rows[e.line - 1].text)) for e in named[1:])
-        edit = Edit(
-            "delete",
-            head.line,
-            "at",
-            "",
-            body_of(head.text),
-            f.citation,
-            "rule",
-            span=len(named),
-            also=also,
-            group="round",
-            persons=tuple(group),
-            round=rnd,
+        new_rows, edit = deleted_together(
+            rows, [e.line - 1 for e in named], f.citation, group="round", persons=tuple(group), round=rnd
         )
         out.append(Candidate(new_rows, edit, (2, 9)))
     return out

@@ -43,6 +43,36 @@ class Candidate:
     rank: tuple[int, int]  # (how it was proposed: 0 libretto, 1 machine, 2 local; distance)
 
 
+def deleted_together(
+    rows: list[Row],
+    gone: list[int],
+    cite: Citation | None,
+    group: str = "",
+    persons: tuple[str, ...] = (),
+    round: int = 0,
+) -> tuple[list[Row], Edit]:
+    """The rows at the indexes `gone` (in order) deleted as one edit: the first is the edit's row,
+    the others its `also`; `group`, `persons`, `round` as Edit has them."""
+    drop = set(gone)
+    head = rows[gone[0]]
+    also = tuple((rows[n].line, body_of(rows[n].text)) for n in gone[1:])
+    edit = Edit(
+        "delete",
+        head.line,
+        "at",
+        "",
+        body_of(head.text),
+        cite,
+        "rule",
+        span=len(gone),
+        also=also,
+        group=group,
+        persons=persons,
+        round=round,
+    )
+    return [r for i, r in enumerate(rows) if i not in drop], edit
+
+
 def _block_of_actor(trace: Trace, rows: list[Row], fi: int, cite: Citation | None) -> list[Candidate]:
     """The event `fi` and the events the same person does right after it (up to 3 in all), moved as
     one block past up to 3 events of its phase, later or earlier."""
@@ -166,10 +196,6 @@ def _with_what_follows(trace: Trace, rows: list[Row], fi: int, cite: Citation | 
     later = [e for e in trace.events[fi + 1 :] if e.actor == ev.actor and e.phase == ev.phase][:3]
     out: list[Candidate] = []
     for k in range(1, len(later) + 1):
-        gone = {ev.line - 1, *(e.line - 1 for e in later[:k])}
-        new_rows = [r for i, r in enumerate(rows) if i not in gone]
-        also = tuple((rows[e.line - 1].line, body_of(rows[e.line - 1].text)) for e in later[:k])
-        row = rows[ev.line - 1]
-        edit = Edit("delete", row.line, "at", "", body_of(row.text), cite, "rule", span=k + 1, also=also)
+        new_rows, edit = deleted_together(rows, [ev.line - 1, *(e.line - 1 for e in later[:k])], cite)
         out.append(Candidate(new_rows, edit, (2, k + 1)))
     return out
