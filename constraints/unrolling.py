@@ -161,12 +161,12 @@ class Unrolling:
     @staticmethod
     def all(xs: Iterable[Any]) -> z3.BoolRef:
         xs = list(xs)
-        return (conj(xs) if _terms(xs) else z3.And(xs)) if xs else z3.BoolVal(True)
+        return Unrolling.And(*xs) if xs else z3.BoolVal(True)
 
     @staticmethod
     def any(xs: Iterable[Any]) -> z3.BoolRef:
         xs = list(xs)
-        return (disj(xs) if _terms(xs) else z3.Or(xs)) if xs else z3.BoolVal(False)
+        return Unrolling.Or(*xs) if xs else z3.BoolVal(False)
 
     def var(self, name: str) -> z3.BitVecRef:
         return z3.BitVec(name, self.width)

@@ -8,6 +8,7 @@ state unchanged. `ok[t]` says whether step t was not a refusal.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import z3
 
@@ -24,16 +25,19 @@ def state_index(table: Table) -> dict[str, int]:
 # already z3 terms of one context (no Python bools or ints).
 
 
+def _nary(make: Callable[..., Any], xs: Sequence[z3.BoolRef]) -> z3.BoolRef:
+    ctx = xs[0].ctx
+    return z3.BoolRef(make(ctx.ref(), len(xs), (z3.Ast * len(xs))(*(x.as_ast() for x in xs))), ctx)
+
+
 def conj(xs: Sequence[z3.BoolRef]) -> z3.BoolRef:
     """z3.And(xs) of one or more boolean terms."""
-    ctx = xs[0].ctx
-    return z3.BoolRef(z3.Z3_mk_and(ctx.ref(), len(xs), (z3.Ast * len(xs))(*(x.as_ast() for x in xs))), ctx)
+    return _nary(z3.Z3_mk_and, xs)
 
 
 def disj(xs: Sequence[z3.BoolRef]) -> z3.BoolRef:
     """z3.Or(xs) of one or more boolean terms."""
-    ctx = xs[0].ctx
-    return z3.BoolRef(z3.Z3_mk_or(ctx.ref(), len(xs), (z3.Ast * len(xs))(*(x.as_ast() for x in xs))), ctx)
+    return _nary(z3.Z3_mk_or, xs)
 
 
 def ite(cond: z3.BoolRef, then: z3.BitVecRef, other: z3.BitVecRef) -> z3.BitVecRef:
