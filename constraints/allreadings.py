@@ -26,7 +26,6 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from functools import cache
 
 from xiangshe.constraints.check import Finding, Result, check_trace
@@ -35,6 +34,7 @@ from xiangshe.constraints.pattern import Context
 from xiangshe.constraints.readings import Readings, defaults, points
 from xiangshe.constraints.rulebook import Rule, active_rules, rulebook
 from xiangshe.constraints.scoring import SCORING, WORDS
+from xiangshe.domain.dataclass import dataclass
 from xiangshe.domain.messages import Message
 from xiangshe.domain.trace import Trace
 from xiangshe.fsm.replay import replay

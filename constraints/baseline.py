@@ -17,10 +17,10 @@ import json
 import os
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from xiangshe.constraints.check import Finding, Result
+from xiangshe.domain.dataclass import dataclass
 from xiangshe.domain.errors import InputError
 from xiangshe.domain.messages import Message
 from xiangshe.domain.parse import MAX_BYTES

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from xiangshe.constraints.gates import plan
@@ -12,6 +12,7 @@ from xiangshe.constraints.pattern import Context
 from xiangshe.constraints.rulebook import Rule, active_rules
 from xiangshe.constraints.scope import NAMES, Pending, Problem, Scope, due_beyond, scope
 from xiangshe.constraints.scoring import RoundScore, audit, audit_id, audit_name
+from xiangshe.domain.dataclass import dataclass
 from xiangshe.domain.errors import InputError, TraceError, did_you_mean
 from xiangshe.domain.gcpause import gc_paused
 from xiangshe.domain.messages import Message

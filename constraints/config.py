@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
 from xiangshe.constraints.readings import points
 from xiangshe.constraints.select import Selection, Term, terms
+from xiangshe.domain.dataclass import dataclass
 from xiangshe.domain.errors import InputError, did_you_mean
 from xiangshe.domain.messages import Message
 

@@ -10,13 +10,13 @@ REPLAYS events replayed by the checker allow (a few are whole ceremonies of thou
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from xiangshe.constraints import search
 from xiangshe.constraints.rulebook import Rule, find_rule, rulebook
 from xiangshe.constraints.search import Exhausted, Outcome, Refuted
 from xiangshe.domain import bundled
+from xiangshe.domain.dataclass import dataclass
 from xiangshe.domain.errors import UsageError, did_you_mean
 from xiangshe.domain.messages import Message
 from xiangshe.domain.parse import parse_file, parse_lines

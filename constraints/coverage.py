@@ -26,7 +26,7 @@ import re
 import tomllib
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cache
 from operator import attrgetter
 from pathlib import Path
@@ -34,6 +34,7 @@ from typing import Any
 
 from xiangshe.constraints.rulebook import Rule
 from xiangshe.domain.bundled import MANIFEST
+from xiangshe.domain.dataclass import dataclass
 from xiangshe.domain.errors import RulebookError
 from xiangshe.domain.text import TEXT, Citation, SourceText
 from xiangshe.fsm.table import Edge, Table

@@ -17,7 +17,7 @@ kept by a staging where nothing matches: that is said plainly, without a window.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
@@ -32,6 +32,7 @@ from xiangshe.constraints.scope import WHAT as SCOPE_WHAT
 from xiangshe.constraints.scoring import AUDIT_CHECKS, audit_id
 from xiangshe.constraints.templates import person_matches
 from xiangshe.domain import bundled
+from xiangshe.domain.dataclass import dataclass
 from xiangshe.domain.errors import did_you_mean
 from xiangshe.domain.messages import Message
 from xiangshe.domain.script import fold

@@ -29,12 +29,13 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import field, fields, replace
 from functools import lru_cache
 
 from xiangshe.constraints.check import Finding, Result, check_trace
 from xiangshe.constraints.rulebook import Rule
 from xiangshe.constraints.scope import ends
+from xiangshe.domain.dataclass import dataclass
 from xiangshe.domain.libretto import Cast as LibrettoCast
 from xiangshe.domain.libretto import Options, StagingError
 from xiangshe.domain.libretto.perform import Clause, header, perform

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from xiangshe.constraints.check import Finding, Result, Suppressed
 from xiangshe.constraints.select import UNUSED, Selection, by_id
+from xiangshe.domain.dataclass import dataclass
 
 if TYPE_CHECKING:
     from xiangshe.constraints import baseline as bl

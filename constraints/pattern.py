@@ -22,10 +22,10 @@ import weakref
 from array import array
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass
 from itertools import count
 from operator import attrgetter
 
+from xiangshe.domain.dataclass import dataclass
 from xiangshe.domain.errors import RulebookError, did_you_mean
 from xiangshe.domain.messages import Message
 from xiangshe.domain.trace import SIDES, Event, Person, Trace

@@ -7,12 +7,12 @@ a shortest counterexample (minimised), with "none up to the depth" (not a proof)
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from xiangshe.constraints import search
 from xiangshe.constraints.rulebook import Rule, query_rule
 from xiangshe.constraints.search import Exhausted, Outcome, Refuted
+from xiangshe.domain.dataclass import dataclass
 
 
 @dataclass(frozen=True)

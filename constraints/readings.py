@@ -8,11 +8,11 @@ another. A reading that cannot be checked on a trace (`encoded = false`) is refu
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from xiangshe.domain.dataclass import dataclass
 from xiangshe.domain.errors import InputError, RulebookError, did_you_mean
 from xiangshe.domain.messages import Join, Message
 

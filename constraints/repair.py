@@ -37,7 +37,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from xiangshe.constraints.check import Finding, causes, check_trace
 from xiangshe.constraints.repair_edits import Edit
@@ -45,6 +45,7 @@ from xiangshe.constraints.repair_libretto import _label, options_of, reference
 from xiangshe.constraints.repair_propose import Searcher, State
 from xiangshe.constraints.repair_rows import Row, _parse, _text, rows_of
 from xiangshe.constraints.rulebook import Rule
+from xiangshe.domain.dataclass import dataclass
 from xiangshe.domain.parse import to_jsonl
 from xiangshe.domain.trace import Trace
 

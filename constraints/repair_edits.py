@@ -5,9 +5,8 @@ from the state an act was refused in)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from xiangshe.constraints.repair_rows import Row, _anchor, _replace, body_of
+from xiangshe.domain.dataclass import dataclass
 from xiangshe.domain.text import Citation
 from xiangshe.domain.trace import Trace
 from xiangshe.fsm.replay import Refusal

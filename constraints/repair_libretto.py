@@ -5,9 +5,9 @@ the program (domain/text.py); the libretto's pairs; the options a staging's cast
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import cache
 
+from xiangshe.domain.dataclass import dataclass
 from xiangshe.domain.text import TEXT, Citation
 from xiangshe.domain.trace import Trace
 

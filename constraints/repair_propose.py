@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from xiangshe.constraints.check import Finding, Result, causes, check_trace
 from xiangshe.constraints.repair_blocks import block_to_libretto, earlier_change, libretto_run, run_deleted, withdrawn
@@ -36,6 +35,7 @@ from xiangshe.constraints.repair_rows import (
     body_of,
 )
 from xiangshe.constraints.rulebook import Rule
+from xiangshe.domain.dataclass import dataclass
 from xiangshe.domain.errors import TraceError
 from xiangshe.domain.parse import TraceErrors
 from xiangshe.domain.trace import Trace

@@ -6,8 +6,8 @@ placed (the input's line it follows)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
+from xiangshe.domain.dataclass import dataclass
 from xiangshe.domain.errors import TraceError
 from xiangshe.domain.parse import TraceErrors, parse_lines
 from xiangshe.domain.trace import Trace

@@ -15,7 +15,7 @@ of the key it is about. The language is documented in docs/rulebook.md.
 from __future__ import annotations
 
 import re
-from dataclasses import MISSING, dataclass, field
+from dataclasses import MISSING, field
 from functools import cache
 from pathlib import Path
 from typing import Any, Literal, get_args, get_origin, get_type_hints
@@ -31,6 +31,7 @@ from xiangshe.constraints.templates import (
     Same,
     Template,
 )
+from xiangshe.domain.dataclass import dataclass
 from xiangshe.domain.errors import RulebookError, did_you_mean
 from xiangshe.domain.messages import Message
 from xiangshe.domain.text import TEXT, Citation

@@ -21,13 +21,14 @@ from __future__ import annotations
 import tomllib
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from xiangshe.constraints.check import check_trace
 from xiangshe.constraints.pattern import Context
 from xiangshe.constraints.rulebook import Rule
+from xiangshe.domain.dataclass import dataclass
 from xiangshe.domain.messages import Join, Message
 from xiangshe.domain.trace import Trace
 from xiangshe.fsm.replay import replay

@@ -21,12 +21,12 @@ Three checks follow from the claim (each a finding, suppressible like any other)
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cache
 
 from xiangshe.constraints.gates import plan
 from xiangshe.constraints.pattern import Context
 from xiangshe.constraints.rulebook import Rule
+from xiangshe.domain.dataclass import dataclass
 from xiangshe.domain.messages import Join, Message
 from xiangshe.domain.text import TEXT, Citation
 from xiangshe.domain.trace import Occasion, Trace, phase_span

@@ -22,10 +22,11 @@ not compared):
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cache
 
 from xiangshe.constraints.readings import defaults
+from xiangshe.domain.dataclass import dataclass
 from xiangshe.domain.messages import Join, Message
 from xiangshe.domain.text import TEXT, Citation
 from xiangshe.domain.trace import Person, Trace

@@ -17,7 +17,6 @@ steps" is reported as a result about that space, never as a proof.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any, cast
 
@@ -28,6 +27,7 @@ from xiangshe.constraints.rulebook import Rule
 from xiangshe.constraints.smt import Symbolic
 from xiangshe.constraints.solving import fresh_context, solver
 from xiangshe.constraints.unrolling import Domain
+from xiangshe.domain.dataclass import dataclass
 from xiangshe.domain.occasion import occasion_of
 from xiangshe.domain.parse import parse_lines
 from xiangshe.domain.trace import Cast, Trace, phase_span

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -28,6 +27,7 @@ from xiangshe.constraints.rulebook import Rule, rulebook
 from xiangshe.constraints.scope import IDS as SCOPE_IDS
 from xiangshe.constraints.scope import NAMES
 from xiangshe.constraints.scoring import AUDIT_CHECKS, audit_id, audit_name
+from xiangshe.domain.dataclass import dataclass
 from xiangshe.domain.errors import InputError, did_you_mean
 from xiangshe.domain.messages import Message
 from xiangshe.domain.text import TEXT, Citation

@@ -17,9 +17,9 @@ names no rule, is bad input (exit 2). One that suppresses nothing is itself repo
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from xiangshe.constraints.select import Term, terms
+from xiangshe.domain.dataclass import dataclass
 from xiangshe.domain.errors import InputError, TraceError
 from xiangshe.domain.parse import MAX_ERRORS, TraceErrors
 from xiangshe.domain.trace import Directive, Trace

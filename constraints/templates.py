@@ -40,11 +40,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import Field, dataclass
+from dataclasses import Field
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, NewType
 
 from xiangshe.constraints.pattern import Context, Pattern
+from xiangshe.domain.dataclass import dataclass
 from xiangshe.domain.messages import Message
 
 if TYPE_CHECKING:

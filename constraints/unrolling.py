@@ -9,12 +9,13 @@ conjunctions and disjunctions over range(k).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 import z3
 
 from xiangshe.constraints.pattern import NONE
+from xiangshe.domain.dataclass import dataclass
 from xiangshe.domain.trace import SIDES, Cast, Trace
 from xiangshe.domain.vocabulary import PERSON_KEYS, Vocabulary, vocabulary
 from xiangshe.fsm.smt import conj, disj

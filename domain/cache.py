@@ -10,6 +10,10 @@ rather than the package's version: an edited checkout gets a new key without a n
 gives another name: the old entry is never read again, and is pruned once four newer ones of its
 artefact are there. `XIANGSHE_NO_CACHE=1` bypasses the cache.
 
+A table (`read_table`, `write_table`) is an entry of another kind: it maps texts to what this Python
+makes of them (the compiled code of the dataclasses' methods, domain/dataclass.py), so its name
+depends on the Python alone; it is read whole, and what a run adds to it is stored as the run ends.
+
 Only a successful load is stored: a load that raises (a bad rule, a missing quote …) raises on every
 run, exactly as without the cache. Anything wrong with the cache itself — a missing or read-only
 directory, a corrupt, truncated or foreign entry — only means the artefact is derived again.
@@ -158,13 +162,48 @@ def _prune(folder: Path, name: str) -> None:
             pass
 
 
+def _folder() -> Path | None:
+    try:
+        return cache_dir()
+    except Exception:  # noqa: BLE001 — no home directory to find a cache in: no cache
+        return None
+
+
+def _table_key(name: str) -> str:
+    """The key of a table (`read_table`): what it holds depends on the Python only, not on the package."""
+    flags = f"{FORMAT}\0{sys.version}\0{sys.implementation.cache_tag}\0{sys.flags.optimize}\0{name}"
+    return hashlib.sha256(flags.encode()).hexdigest()
+
+
+def read_table(name: str) -> dict[str, bytes] | None:
+    """The table `name` as stored (empty: nothing stored yet), or None when there is no cache.
+
+    A table maps texts to what this Python makes of them (domain/dataclass.py: the compiled code of a
+    dataclass's methods): it grows as programs run (`write_table`) and is never derived as a whole."""
+    folder = _folder()
+    if folder is None:
+        return None
+    entry_key = _table_key(name)
+    hit, value = _read(folder / f"{name}-{entry_key}.pickle", entry_key)
+    if hit and isinstance(value, dict):
+        return value
+    return {}
+
+
+def write_table(name: str, added: dict[str, bytes]) -> None:
+    """Store the table `name` with `added`: what is stored now (another process may have added to it
+    meanwhile), updated with `added`."""
+    folder = _folder()
+    stored = read_table(name)
+    if folder is None or stored is None or not added:
+        return
+    _write(folder, name, _table_key(name), stored | added)
+
+
 def derived(name: str, sources: Iterable[tuple[str, Path]], build: Callable[[], T]) -> T:
     """The artefact `name`: from the cache if an entry for these sources is there, else `build()`
     (stored when it returns; whatever it raises is raised, and nothing is stored)."""
-    try:
-        folder = cache_dir()
-    except Exception:  # noqa: BLE001 — no home directory to find a cache in: no cache
-        folder = None
+    folder = _folder()
     if folder is None:
         return build()
     try:

@@ -9,11 +9,12 @@ stands (his 位) when a trace gives him no place in a phase. reports/floorplan.p
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from xiangshe.domain.dataclass import dataclass
 from xiangshe.domain.errors import RulebookError
 from xiangshe.domain.text import TEXT, Citation
 

@@ -30,9 +30,10 @@ the 虎中, the 龙旃 and the 采侯; in a 堂 with a 室 (庠: the 寝 or the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cache
 
+from xiangshe.domain.dataclass import dataclass
 from xiangshe.domain.errors import did_you_mean
 from xiangshe.domain.trace import Cast, Occasion
 from xiangshe.domain.vocabulary import VOCABULARY_PATH, vocabulary

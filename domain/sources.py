@@ -28,10 +28,10 @@ import re
 import stat
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, cast
 
+from xiangshe.domain.dataclass import dataclass
 from xiangshe.domain.errors import TraceError, UsageError, close_matches
 from xiangshe.domain.messages import Message
 from xiangshe.domain.parse import MAX_BYTES, READERS, TraceErrors, decode, read_bounded, read_path

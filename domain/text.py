@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from xiangshe.domain.dataclass import dataclass
 from xiangshe.domain.errors import QuoteError
 
 TEXT_PATH = Path(__file__).with_name("xiangsheli.txt")

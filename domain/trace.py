@@ -10,8 +10,10 @@ it declares itself a fragment (`fragment Φ03–Φ07`, before its first event).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import cast
+
+from xiangshe.domain.dataclass import dataclass
 
 SIDES = ("上射", "下射")
 

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cache, cached_property
 from pathlib import Path
 
+from xiangshe.domain.dataclass import dataclass
 from xiangshe.domain.errors import RulebookError, did_you_mean
 from xiangshe.domain.messages import Message
 

@@ -16,10 +16,11 @@ artefacts (domain/cache.py): a run that finds them there does not import `transi
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from xiangshe.domain.dataclass import dataclass
 from xiangshe.domain.trace import Event, Person, Trace
 from xiangshe.fsm.table import Table, table_for_object, tables
 

@@ -8,11 +8,11 @@ There are no callbacks and no conditions: nothing that z3 could not see.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from xiangshe.domain.dataclass import dataclass
 from xiangshe.domain.errors import RulebookError
 from xiangshe.domain.text import TEXT, Citation
 from xiangshe.domain.vocabulary import Vocabulary, vocabulary

@@ -23,10 +23,10 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
 from xiangshe.constraints.check import Result, check_source
+from xiangshe.domain.dataclass import dataclass
 from xiangshe.domain.gcpause import gc_paused
 from xiangshe.domain.messages import Join
 from xiangshe.domain.visible import visible

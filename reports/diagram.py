@@ -11,9 +11,9 @@ The geometry is plain data; the HTML template draws it (and escapes every word).
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
 from functools import cache
 
+from xiangshe.domain.dataclass import dataclass
 from xiangshe.fsm.table import Table
 
 COL_GAP = 165  # px between the centres of two columns

@@ -14,9 +14,9 @@ nothing from the trace reaches the SVG raw).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from xiangshe.constraints.check import Finding
+from xiangshe.domain.dataclass import dataclass
 from xiangshe.domain.floorplan import HEIGHT, WIDTH, FloorPlan, Point, floorplan
 from xiangshe.domain.occasion import occasion_of
 from xiangshe.domain.trace import Event, Trace

@@ -9,7 +9,6 @@ Everything is rendered by jinja2 with autoescape on: nothing from the trace reac
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from xiangshe.constraints.check import Finding, Result
 from xiangshe.constraints.rulebook import Rule, rulebook
 from xiangshe.constraints.scoring import chun_qi
+from xiangshe.domain.dataclass import dataclass
 from xiangshe.domain.text import TEXT, Citation
 from xiangshe.domain.trace import Trace
 from xiangshe.fsm.replay import replay

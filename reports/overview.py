@@ -10,9 +10,9 @@ to the first. x is in percent of the strip's width, so that it fills whatever wi
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from xiangshe.constraints.check import Finding
+from xiangshe.domain.dataclass import dataclass
 from xiangshe.domain.trace import Trace
 from xiangshe.reports.timeline import findings_by_event, phase_runs
 

@@ -5,10 +5,11 @@ results themselves, so that a batch of any size is summed up in the same memory.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING
 
 from xiangshe.constraints.check import Result, causes
+from xiangshe.domain.dataclass import dataclass
 
 if TYPE_CHECKING:
     from xiangshe.constraints.lint import Outcome

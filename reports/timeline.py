@@ -12,9 +12,9 @@ implement instance: its machine's state over time, from the replay.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 
 from xiangshe.constraints.check import Finding
+from xiangshe.domain.dataclass import dataclass
 from xiangshe.domain.trace import Event, Trace
 from xiangshe.domain.vocabulary import vocabulary
 from xiangshe.fsm.replay import Replay

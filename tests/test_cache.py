@@ -20,7 +20,7 @@ from xiangshe.domain.errors import RulebookError
 
 ROOT = Path(__file__).resolve().parents[1]
 CANONICAL = ROOT / "traces" / "canonical.trace"
-ARTEFACTS = {"vocabulary", "tables", "rulebook", "occasion", "machine-edges", "readings"}
+ARTEFACTS = {"vocabulary", "tables", "rulebook", "occasion", "machine-edges", "readings", "dataclass-code"}
 
 
 @pytest.fixture

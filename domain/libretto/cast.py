@@ -6,8 +6,7 @@ over the groups this module lists (`zhongbin`, `zunzhe`, `pairs`, `dafu_pairs` â
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from xiangshe.domain.dataclass import dataclass
 from xiangshe.domain.errors import did_you_mean
 from xiangshe.domain.libretto.options import Options, StagingError
 from xiangshe.domain.vocabulary import vocabulary

@@ -9,7 +9,7 @@ Without a 遵者 only the 宾's cup goes round (若无大夫，则唯宾).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from xiangshe.domain.dataclass import dataclass
 
 #: those below who come up for the 旅 (the 旅酬's 在下者, the 无算爵's 在下者): 乐正，与立者齿 (记)
 BELOW = ("司射", "乐正")

@@ -6,7 +6,9 @@ the libretto (domain/libretto/text/) reads them by name.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import field, fields
+
+from xiangshe.domain.dataclass import dataclass
 
 OUTCOMES = ("右", "左", "钧")  # the right side (上射) wins, the left wins, a tie
 RESULTS = ("中正", "中侯", "不中", "射获", "猎获")  # where an arrow strikes (the 获者 calls 中正 and 中侯)

@@ -20,12 +20,13 @@ the modules `shoot`, `music`, `cups` (what a template cannot say simply: keep th
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cache
 from pathlib import Path
 
 import jinja2
 
+from xiangshe.domain.dataclass import dataclass
 from xiangshe.domain.errors import QuoteError
 from xiangshe.domain.libretto.arrows import HITS, Arrows, announced, chun, num, tallies
 from xiangshe.domain.libretto.cast import Cast
