@@ -42,3 +42,18 @@ def settle() -> None:
     walks the modules, the rulebook or the machine tables again. Elsewhere, nothing."""
     if _own:
         gc.freeze()
+
+
+@contextmanager
+def loading() -> Iterator[None]:
+    """Load what lives as long as the command (its modules, the rulebook …) with the collector paused:
+    the many objects it makes are never walked while they are young; in the command line's own process
+    they are frozen (`settle`) before the collector runs again. Elsewhere, only the pause."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        settle()
+        if was:
+            gc.enable()

@@ -9,7 +9,7 @@ import click
 
 from xiangshe import version
 from xiangshe.domain.files import display
-from xiangshe.domain.gcpause import settle
+from xiangshe.domain.gcpause import loading
 from xiangshe.domain.messages import Message
 from xiangshe.reports.cli import BadInput, located
 from xiangshe.reports.commands.common import apply_lint, lint_settings, readings, save, sources
@@ -35,19 +35,19 @@ def check(
 
     Text, JSON and GitHub annotations stream, staging by staging (reports/batch.py); SARIF, JUnit,
     a baseline to apply or to write need the whole batch first."""
-    from xiangshe.constraints.rulebook import active_rules
-    from xiangshe.reports import batch, render
-    from xiangshe.reports.messages import input_errors, language
-    from xiangshe.reports.outputs import check_output
+    with loading():  # the checker's modules, the rulebook and what it was derived with live as long as the command
+        from xiangshe.constraints.rulebook import active_rules
+        from xiangshe.reports import batch, render
+        from xiangshe.reports.messages import input_errors, language
+        from xiangshe.reports.outputs import check_output
 
-    cfg, selection = lint_settings(lint)
-    fmt = fmt or cfg.format or "text"
-    ctx = click.get_current_context(silent=True)
-    if ctx is not None:  # for --format github's annotations of bad input (reports/cli.py)
-        ctx.meta["xiangshe.format"] = fmt
-    chosen = readings(reading, readings_file, cfg.readings)
-    rules_in_force = active_rules(chosen)
-    settle()  # the rulebook and what it was derived with live as long as the command
+        cfg, selection = lint_settings(lint)
+        fmt = fmt or cfg.format or "text"
+        ctx = click.get_current_context(silent=True)
+        if ctx is not None:  # for --format github's annotations of bad input (reports/cli.py)
+            ctx.meta["xiangshe.format"] = fmt
+        chosen = readings(reading, readings_file, cfg.readings)
+        rules_in_force = active_rules(chosen)
     staged = sources(files, stdin_format, stdin_filename, max_input_size)
     baseline = lint.get("write_baseline") is not None or bool(lint.get("baseline_file") or cfg.baseline)
     if fmt in batch.STREAMED and not baseline:
