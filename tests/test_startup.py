@@ -128,3 +128,24 @@ def test_a_cache_entry_is_frozen_only_in_the_command_lines_process(tmp_path: Pat
     assert before > 0 and after == before  # the program's own freeze, and nothing of ours added to it
     before, after = counts("own")
     assert after - before > 10_000  # the rulebook's objects (27,000 or so)
+
+
+def test_loading_pauses_the_collector_and_freezes_only_in_the_command_lines_process() -> None:
+    """domain/gcpause.py `loading`: the collector is paused inside and as it was after; what was made
+    inside is frozen only in the command line's own process (`python -m xiangshe` imports it so)."""
+    from xiangshe.domain import gcpause
+
+    assert gc.isenabled()
+    before = gc.get_freeze_count()
+    with gcpause.loading():
+        assert not gc.isenabled()
+        made = [[i] for i in range(1000)]
+    assert gc.isenabled() and gc.get_freeze_count() == before  # not the command line's process
+    code = (
+        "import gc\nfrom xiangshe.domain import gcpause\ngcpause.own_process()\nbefore = gc.get_freeze_count()\n"
+        "with gcpause.loading():\n    made = [[i] for i in range(1000)]\n"
+        "print(gc.isenabled(), gc.get_freeze_count() - before >= 1000)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["True", "True"]
+    assert len(made) == 1000
