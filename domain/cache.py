@@ -128,12 +128,52 @@ def _read(path: Path, entry_key: str) -> tuple[bool, Any]:
     return True, found[2]
 
 
+def shared(value: T) -> T:
+    """`value` with its equal strings, tuples and frozensets made one object each, so that an entry
+    holds each once and reading it makes each once (the rulebook's 33,000 objects become 20,000, read a
+    third faster). Done in place: an object's attributes, a dict's values and a list's items are
+    replaced by equal objects of the same type (a tuple or a frozenset is one another's only if their
+    items are the same objects: (1,) and (True,) stay apart). Nothing else is touched; the value is
+    returned."""
+    canon: dict[object, Any] = {}
+    done: set[int] = set()
+
+    def one(v: Any) -> Any:
+        kind = type(v)
+        if kind is str:
+            return canon.setdefault(v, v)
+        if kind is tuple or kind is frozenset:
+            items = [one(x) for x in v]
+            key = (kind, tuple(map(id, items)) if kind is tuple else frozenset(map(id, items)))
+            got = canon.get(key)
+            if got is None:  # the items are kept with it: their ids name them while the walk lasts
+                same = all(a is b for a, b in zip(items, v, strict=True))
+                got = canon[key] = (v if same else kind(items), items)
+            return got[0]
+        if id(v) in done:
+            return v
+        done.add(id(v))
+        if kind is dict:
+            for k, x in v.items():
+                v[k] = one(x)
+        elif kind is list:
+            v[:] = [one(x) for x in v]
+        else:
+            attrs = getattr(v, "__dict__", None)
+            if type(attrs) is dict:  # a frozen dataclass's fields too: equal values, the object unchanged
+                for k, x in attrs.items():
+                    attrs[k] = one(x)
+        return v
+
+    return one(value)
+
+
 def _write(folder: Path, name: str, entry_key: str, value: object) -> None:
     import tempfile  # only to write: a warm run does without it
 
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        data = pickle.dumps((FORMAT, entry_key, value), protocol=pickle.HIGHEST_PROTOCOL)
+        data = pickle.dumps((FORMAT, entry_key, shared(value)), protocol=pickle.HIGHEST_PROTOCOL)
         fd, temp = tempfile.mkstemp(dir=folder, prefix=f".{name}-", suffix=".tmp")  # mode 0600
         try:
             with os.fdopen(fd, "wb") as f:

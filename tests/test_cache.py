@@ -198,3 +198,20 @@ def test_a_warm_check_imports_neither_transitions_nor_tomllib(tmp_path: Path) ->
     assert cold.stdout.splitlines()[-1] == "['tomllib', 'transitions']"  # derived, and stored
     warm = subprocess.run(run, cwd=tmp_path, env=env, input=one, capture_output=True, text=True, check=True)
     assert warm.stdout.splitlines()[-1] == "[]"
+
+
+def test_an_entry_holds_equal_strings_tuples_and_frozensets_once() -> None:
+    """cache.shared: equal immutable values become one object (of the same type), nothing else changes."""
+    from xiangshe.constraints.pattern import Cond
+
+    a, b = "".join(["主", "人"]), "".join(["主", "人"])
+    assert a == b and a is not b
+    conds = [Cond("actor", frozenset({a}), False), Cond("actor", frozenset({b}), False)]
+    value = {"x": (a, 1), "y": [(b, 1), (b, True)], "conds": conds, "kept": (1.0,)}
+    before = pickle.loads(pickle.dumps(value))
+    assert cache.shared(value) is value and value == before
+    assert value["x"] is value["y"][0] and value["x"][0] is a  # one tuple, one string
+    assert value["y"][1] is not value["x"] and type(value["y"][1][1]) is bool  # (…, True) is not (…, 1)
+    assert conds[0] is not conds[1] and conds[0].values is conds[1].values  # the objects stay, their fields shared
+    stored = pickle.loads(pickle.dumps(value))
+    assert stored == before and stored["x"] is stored["y"][0]
