@@ -39,6 +39,8 @@ NONE = "none"
 
 @dataclass(frozen=True)
 class Cond:
+    """A condition of a pattern: `key=value|value` (or `key!=…`) on an event."""
+
     key: str
     values: frozenset[str]
     negate: bool = False
@@ -49,6 +51,9 @@ class Cond:
 
 @dataclass(frozen=True)
 class Pattern:
+    """An event pattern of a rule, as written (`text`): its roles, acts and objects (None: any) and its other
+    conditions."""
+
     text: str
     roles: frozenset[str] | None
     acts: frozenset[str] | None

@@ -21,6 +21,8 @@ READINGS_PATH = Path(__file__).with_name("readings.toml")
 
 @dataclass(frozen=True)
 class Option:
+    """One reading of a contested point: its label, its source, who reads it so, and whether it can be checked."""
+
     name: str
     label: str
     source: str
@@ -31,6 +33,8 @@ class Option:
 
 @dataclass(frozen=True)
 class Point:
+    """A contested point of the text (readings.toml): its question, its quote, its options and the default one."""
+
     name: str
     question: str
     quote: str

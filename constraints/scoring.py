@@ -127,6 +127,8 @@ def _cite(quote: str, line: int | None = None) -> Citation:
 
 @dataclass(frozen=True)
 class Arrow:
+    """One arrow shot in a round of shooting: its event, its shooter and side, and how it went."""
+
     index: int
     line: int
     round: int
@@ -143,6 +145,8 @@ class Arrow:
 
 @dataclass(frozen=True)
 class Check:
+    """One check of the scoring audit: whether it holds, what it says, where, and the text it quotes."""
+
     ok: bool
     what: str
     line: int | None
@@ -152,6 +156,9 @@ class Check:
 
 @dataclass
 class RoundScore:
+    """A round of shooting as the scoring audit sees it: its arrows, the tallies released and due, what was
+    announced, and the checks."""
+
     round: int
     arrows: list[Arrow] = field(default_factory=list)
     tallies: Counter[str] = field(default_factory=Counter)  # side (右/左) -> tallies released

@@ -64,6 +64,8 @@ OccasionField = NewType("OccasionField", str)  # a field of the occasion (domain
 
 @dataclass(frozen=True)
 class Violation:
+    """What a template finds: where (an event, or a line of the cast) and what it says."""
+
     at: int | None  # event index, or None for a violation of the cast
     message: str
     line: int | None = None  # for cast violations: the line of the pair/cast statement

@@ -20,6 +20,9 @@ SIDES = ("上射", "下射")
 
 @dataclass(frozen=True)
 class Person:
+    """A person of the cast: declared (`cast`), or named by a role that has one person (主人) or by a role and a
+    number (众宾2)."""
+
     name: str
     role: str
     rank: str | None
@@ -31,6 +34,8 @@ class Person:
 
 @dataclass(frozen=True)
 class Pair:
+    """A pair (耦): its name and the names of its 上射 and 下射."""
+
     name: str
     upper: str
     lower: str
@@ -54,6 +59,9 @@ class ObjectRef:
 
 @dataclass(frozen=True, slots=True)
 class Event:
+    """One step of the staging: who does what (to which object, with which key=value), where in the file, in
+    which phase and round."""
+
     index: int
     line: int
     actor: str
@@ -193,6 +201,8 @@ def phase_span(phases: tuple[str, ...] | list[str]) -> str:
 
 @dataclass
 class Cast:
+    """The persons of a trace, its pairs, the persons of each role, and the occasion it declares."""
+
     persons: dict[str, Person] = field(default_factory=dict)
     pairs: dict[str, Pair] = field(default_factory=dict)
     by_role: dict[str, list[str]] = field(default_factory=dict)
@@ -207,6 +217,9 @@ class Cast:
 
 @dataclass
 class Trace:
+    """A staging as read: its events, its cast, its phase markers, its lines, its suppressions and its fragment
+    declaration."""
+
     path: str
     events: list[Event]
     cast: Cast

@@ -58,6 +58,8 @@ class Term:
 
 @dataclass(frozen=True)
 class Role(Term):
+    """A role (主人, 宾, 众宾 …): whether one person holds it, its rank, its other names."""
+
     single: bool = False
     rank: str | None = None
     aliases: tuple[str, ...] = ()
@@ -66,12 +68,16 @@ class Role(Term):
 
 @dataclass(frozen=True)
 class ObjectKind(Term):
+    """A kind of object (爵, 觯, 弓 …): how many instances it has, and whether each person has his own."""
+
     instances: int = 1
     personal: bool = False
 
 
 @dataclass(frozen=True)
 class Attribute:
+    """An event key (arrow=, result= …): its gloss and the values it takes (or a count)."""
+
     key: str
     gloss: str
     values: tuple[str, ...]
@@ -83,6 +89,8 @@ class Attribute:
 
 @dataclass(frozen=True)
 class Phase:
+    """A phase of the ceremony (Φ01 …): its name, its round of shooting, its paragraph and its place in order."""
+
     id: str
     name: str
     round: int
@@ -92,6 +100,8 @@ class Phase:
 
 @dataclass
 class Vocabulary:
+    """The words a trace may use (domain/vocabulary.toml): ranks, roles, objects, places, acts, keys and phases."""
+
     ranks: tuple[str, ...]
     roles: dict[str, Role]
     objects: dict[str, ObjectKind]

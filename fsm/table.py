@@ -22,6 +22,8 @@ TABLES_DIR = Path(__file__).with_name("tables")
 
 @dataclass(frozen=True)
 class Edge:
+    """One edge of a machine table: an act that moves the machine from one state to another, with its quote."""
+
     act: str
     source: str
     dest: str
@@ -31,6 +33,8 @@ class Edge:
 
 @dataclass(frozen=True)
 class Table:
+    """A machine table (fsm/tables/*.toml): a person's or an object's states and the acts between them."""
+
     name: str
     slug: str
     gloss: str
