@@ -14,6 +14,10 @@ import click
 
 from xiangshe.domain.errors import did_you_mean
 
+#: the path types of the options, one object each (click asks gettext for a name as it makes one)
+A_FILE = click.Path(dir_okay=False, path_type=Path)  # a file to read or write, not a directory
+A_STAGING = click.Path(allow_dash=True, path_type=str)  # a staging, a directory of them, or - (standard input)
+
 
 class ArrowSpec(click.ParamType):
     """`--arrow 2:上耦:上射=贯,不中,贯,中不贯`, as (key, four results)."""
@@ -89,7 +93,7 @@ def reading_options(f):
     f = click.option(
         "--readings",
         "readings_file",
-        type=click.Path(dir_okay=False, path_type=Path),
+        type=A_FILE,
         help="a TOML file of point = \"option\" lines",
     )(f)
     return click.option(
@@ -119,7 +123,7 @@ def lint_options(baseline: bool = True):
         click.option(
             "--config",
             "config_file",
-            type=click.Path(dir_okay=False, path_type=Path),
+            type=A_FILE,
             help="the configuration file (default: the nearest xiangshe.toml, or pyproject.toml with [tool.xiangshe])",
         ),
         click.option("--isolated", is_flag=True, help="read no configuration file"),
@@ -129,14 +133,14 @@ def lint_options(baseline: bool = True):
             click.option(
                 "--baseline",
                 "baseline_file",
-                type=click.Path(dir_okay=False, path_type=Path),
+                type=A_FILE,
                 help="report only the findings that are not in this baseline file",
             ),
             click.option(
                 "--write-baseline",
                 "write_baseline",
                 metavar="FILE",
-                type=click.Path(dir_okay=False, path_type=Path),
+                type=A_FILE,
                 help="record the current findings in FILE and exit 0 (refused if FILE exists, unless --force)",
             ),
             click.option("--force", is_flag=True, help="with --write-baseline: replace the file"),
@@ -238,7 +242,7 @@ CHECK_FORMATS = click.Choice(["text", "json", "sarif", "junit", "github"])
 def check_options(f):
     """The options of `check`."""
     options = [
-        click.argument("files", nargs=-1, type=click.Path(allow_dash=True, path_type=str)),
+        click.argument("files", nargs=-1, type=A_STAGING),
         click.option(
             "--format",
             "fmt",
@@ -284,7 +288,7 @@ def _output(text: str) -> list:
     """-o/--output, a file the command writes (never over one that exists: domain/files.save), and
     --force, which lets it."""
     return [
-        click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help=text),
+        click.option("-o", "--output", type=A_FILE, help=text),
         click.option("--force", is_flag=True, help="overwrite the output file"),
     ]
 
@@ -292,7 +296,7 @@ def _output(text: str) -> list:
 def report_options(f):
     """The options of `report`."""
     options = [
-        click.argument("file", type=click.Path(allow_dash=True, path_type=str)),
+        click.argument("file", type=A_STAGING),
         *_output("where to write the page (default: reports/<trace>.html; refused if it exists, unless --force)"),
     ]
     return _apply(options, f)
@@ -361,7 +365,7 @@ def query_options(f):
         click.option(
             "-o",
             "--output",
-            type=click.Path(dir_okay=False, path_type=Path),
+            type=A_FILE,
             help="save a counterexample as a trace (refused if the file exists)",
         ),
         click.option("--format", "fmt", type=FORMATS, default="text", show_default=True),
@@ -435,7 +439,7 @@ def all_readings_options(command: str = "readings"):
     )
     if command == "readings":
         options = [
-            click.argument("files", nargs=-1, type=click.Path(allow_dash=True, path_type=str)),
+            click.argument("files", nargs=-1, type=A_STAGING),
             click.option("--format", "fmt", type=click.Choice(["text", "json"]), default=None, help="text or json"),
             bound,
         ]
@@ -453,7 +457,7 @@ def all_readings_options(command: str = "readings"):
 def repair_options(f):
     """The options of `repair`: its FILE, where the repaired staging goes, and the bounds of the search."""
     options = [
-        click.argument("file", type=click.Path(allow_dash=True, path_type=str)),
+        click.argument("file", type=A_STAGING),
         *_output(
             "write the first (smallest) repaired staging here, in FILE's format (refused if the file "
             "exists, unless --force; FILE itself is never touched)"
