@@ -65,11 +65,13 @@ def run(group: click.Group) -> None:
     import sys
 
     from xiangshe.domain import gcpause
-    from xiangshe.domain.errors import InputError
-    from xiangshe.domain.parse import TraceErrors
-    from xiangshe.reports import interrupt
 
     gcpause.own_process()  # freezes the modules imported so far
+    with gcpause.loading():  # and these, with what they import (the reader, the trace, the cache …)
+        from xiangshe.domain.errors import InputError
+        from xiangshe.domain.parse import TraceErrors
+        from xiangshe.reports import interrupt
+
     interrupt.install()
     try:
         try:
