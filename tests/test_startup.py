@@ -140,7 +140,7 @@ def test_loading_pauses_the_collector_and_freezes_only_in_the_command_lines_proc
     with gcpause.loading():
         assert not gc.isenabled()
         made = [[i] for i in range(1000)]
-    assert gc.isenabled() and gc.get_freeze_count() == before  # not the command line's process
+    assert gc.isenabled() and gc.get_freeze_count() <= before  # nothing frozen: not the command line's process
     code = (
         "import gc\nfrom xiangshe.domain import gcpause\ngcpause.own_process()\nbefore = gc.get_freeze_count()\n"
         "with gcpause.loading():\n    made = [[i] for i in range(1000)]\n"
