@@ -45,7 +45,7 @@ else:
             finally:
                 _making -= 1
                 if not _making:
-                    del dataclasses.exec
+                    vars(dataclasses).pop("exec", None)
 
         return make if cls is None else make(cls)
 
