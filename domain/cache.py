@@ -38,7 +38,7 @@ import os
 import pickle
 import stat
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
@@ -230,14 +230,18 @@ def read_table(name: str) -> dict[str, bytes] | None:
     return {}
 
 
-def write_table(name: str, added: dict[str, bytes]) -> None:
+def write_table(name: str, added: dict[str, bytes], used: Collection[str] = (), most: int | None = None) -> None:
     """Store the table `name` with `added`: what is stored now (another process may have added to it
-    meanwhile), updated with `added`."""
+    meanwhile), updated with `added`. A table that would hold more than `most` texts keeps only those
+    this run `used` and `added` (the texts of code edited since are not carried on for ever)."""
     folder = _folder()
     stored = read_table(name)
     if folder is None or stored is None or not added:
         return
-    _write(folder, name, _table_key(name), stored | added)
+    table = stored | added
+    if most is not None and len(table) > most:
+        table = {k: v for k, v in table.items() if k in added or k in used}
+    _write(folder, name, _table_key(name), table)
 
 
 def derived(name: str, sources: Iterable[tuple[str, Path]], build: Callable[[], T]) -> T:

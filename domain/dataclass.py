@@ -25,10 +25,12 @@ else:
     import marshal
 
     NAME = "dataclass-code"  # the cache's entry (domain/cache.py)
+    MOST = 2000  # texts the table holds at most (a check uses some 340): past it, a run keeps its own
 
     _table: dict[str, bytes] | None = None  # the stored code by text (None: no cache)
     _read = False
     _made: dict[str, bytes] = {}  # compiled in this process, not yet stored
+    _used: set[str] = set()  # found in the table by this process
     _making = 0  # classes being made (a class made while another is: none of ours, but harmless)
 
     def dataclass(cls=None, /, **options):
@@ -66,7 +68,9 @@ else:
         data = (_table or {}).get(text)
         if data is not None:
             try:
-                return marshal.loads(data)
+                code = marshal.loads(data)
+                _used.add(text)
+                return code
             except (EOFError, ValueError, TypeError):  # a damaged entry: compiled again, as if absent
                 pass
         # dont_inherit: compiled with no __future__ flags of this module, as `exec(text)` compiles it
@@ -82,4 +86,4 @@ else:
     def _store():
         from xiangshe.domain.cache import write_table
 
-        write_table(NAME, _made)
+        write_table(NAME, _made, _used, MOST)

@@ -128,3 +128,16 @@ def test_a_second_process_compiles_no_dataclass(tmp_path: Path) -> None:
     stored, compiled = run()
     assert stored == 0 and compiled > 100  # some sixty classes, several methods each
     assert run() == [compiled, 0]
+
+
+def test_a_full_table_keeps_only_what_a_run_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """domain/cache.py write_table: past `most` texts, what this run neither used nor added is dropped."""
+    from xiangshe.domain import cache
+
+    monkeypatch.setenv("XIANGSHE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("XIANGSHE_NO_CACHE", raising=False)
+    cache.write_table("t", {"old": b"1", "kept": b"2"})
+    cache.write_table("t", {"new": b"3"}, used={"kept"}, most=3)  # 3 texts: within the bound
+    assert cache.read_table("t") == {"old": b"1", "kept": b"2", "new": b"3"}
+    cache.write_table("t", {"newer": b"4"}, used={"kept"}, most=3)  # 4: past it
+    assert cache.read_table("t") == {"kept": b"2", "newer": b"4"}
