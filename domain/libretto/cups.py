@@ -11,8 +11,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-#: those below who come up for the 旅 (the 旅酬's 在下者, the 无算爵's 在下者): 乐正，与立者齿 (记)
-BELOW = ("司射", "乐正")
+#: those below who come up for the 旅酬 (Φ45): 在下者 are the 宾党 (郑注 「在下謂賓黨也」), the 乐正
+#: among them (记: 乐正，与立者齿; 郑注 「尊樂正同於賓黨」). The host's officers are not pledged
+#: there (郑注 citing the 鄉飲酒記 「主人之贊者…不與，無算爵然後與」; 敖继公 on 执觯者皆与旅):
+#: the 司射, 「主人之吏」 (郑注 on L72), waits for the 无算爵.
+BELOW = ("乐正",)
+
+#: those below who come up for the 无算爵 (Φ48): the 宾党 and the host's officers, who join now
+#: (无算爵然后与): the 司射 here, the 执觯者 after them (执觯者皆与旅)
+BELOW_WU_SUAN = ("司射", "乐正")
 
 
 @dataclass(frozen=True)
@@ -30,7 +37,7 @@ def wu_suan(cast) -> list[Cup]:
     n = 2 if zun else 1
     bearers = [f"执觯者{k + 1}" for k in range(n)]
     seated = ["主人", zhong[0], *zun[1:], *zhong[1:]] if zun else ["主人", *zhong]
-    below = [*BELOW, *bearers]
+    below = [*BELOW_WU_SUAN, *bearers]
     return [
         Cup(cup, bearers[k], holder, seated[k::n], below[k::n])
         for k, (cup, holder) in enumerate(zip(("觯5", "觯6"), ["宾", *zun[:1]], strict=False))
