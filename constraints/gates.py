@@ -59,7 +59,11 @@ class Plan:
         self._gated, self._triggered = self._index(self._gates), self._index(self._triggers)
         self.throughout = tuple(r.id for r, _, t in self.entries if t is None)
         self._with_triggers = [(i, r.id) for i, (r, _, t) in enumerate(self.entries) if t is not None]
-        self._last: tuple[weakref.ref[Context], set[int]] | None = None  # the last trace's open gates
+        self.ids = frozenset(r.id for r, _, _ in self.entries)  # the encoded rules'
+        #: the encoded rules that read the machines' replay (a state: Template.reads_machines)
+        self.read_machines = frozenset(r.id for r, _, _ in self.entries if r.template.reads_machines())
+        #: the last trace's open gates, and the `keep` they were opened under
+        self._last: tuple[weakref.ref[Context], set[int], Callable[[Rule], bool] | None] | None = None
 
     @staticmethod
     def _index(gs: list[Gate | None]) -> tuple[list[int], dict[str, list[int]]]:
@@ -78,21 +82,31 @@ class Plan:
         those it keeps (the others' gates are not looked at)."""
         entries = self.entries
         opened = self._open(ctx, self._gated, self._gates, None if keep is None else lambda i: keep(entries[i][0]))
-        self._last = (weakref.ref(ctx), set(opened)) if keep is None else None
+        self._last = (weakref.ref(ctx), set(opened), keep)
         return [entries[i][0] for i in opened]
 
-    def reached(self, ctx: Context) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    def reached(
+        self, ctx: Context, keep: Callable[[Rule], bool] | None = None
+    ) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """The ids of the rules with triggers, split into those whose triggers occur in the trace of
-        `ctx` and those whose triggers do not."""
+        `ctx` and those whose triggers do not; with `keep`, of the rules it keeps only (the others'
+        triggers are not looked at)."""
+        entries = self.entries
         last = self._last
-        if last is not None and last[0]() is ctx:  # a rule with triggers has them as its gate
+        if last is not None and last[0]() is ctx and last[2] is keep:  # a rule with triggers has them as its gate
             hit = last[1]
         else:
-            hit = set(self._open(ctx, self._triggered, self._triggers, exists=True))
-        entries = self.entries
+            kept = None if keep is None else lambda i: keep(entries[i][0])
+            hit = set(self._open(ctx, self._triggered, self._triggers, kept, exists=True))
         yes = tuple(entries[i][0].id for i in sorted(hit) if entries[i][2] is not None)
-        no = tuple(rule for i, rule in self._with_triggers if i not in hit)
+        no = tuple(rule for i, rule in self._with_triggers if i not in hit and (keep is None or keep(entries[i][0])))
         return yes, no
+
+    def held(self, keep: Callable[[Rule], bool] | None = None) -> tuple[str, ...]:
+        """The ids of the rules that hold throughout (no trigger); with `keep`, of those it keeps."""
+        if keep is None:
+            return self.throughout
+        return tuple(r.id for r, _, t in self.entries if t is None and keep(r))
 
     @staticmethod
     def _open(
