@@ -96,6 +96,33 @@ def test_the_canonical_and_sampled_violations_report_alike(select: str | None, i
         assert early == late, path.name
 
 
+@pytest.mark.parametrize(
+    ("select", "ignore"),
+    [
+        ("machine.shi", None),
+        ("machine", None),
+        ("audit", None),
+        ("audit.r132", None),
+        ("scope", None),
+        ("bu-guan-bu-shi,machine.suan", None),
+        (None, "machine"),
+        (None, "audit"),
+        (None, "rule"),
+    ],
+)
+def test_machine_audit_and_scope_findings_selected_or_not(select: str | None, ignore: str | None) -> None:
+    """A staging with machine refusals, scoring audit findings, scope findings and rule findings:
+    whichever of them is selected (or ignored), the findings kept are those of the full check."""
+    from test_formats import MIXED
+
+    trace = parse_lines(MIXED, "mixed.trace")
+    kinds = {f.rule.split(".")[0] for f in check_trace(trace, RULES).findings}
+    assert {"machine", "audit", "scope"} <= kinds and len(kinds) > 3  # and rules'
+    late, early = _both(trace, _selection(select, ignore))
+    assert early == late
+    assert early["violations"]
+
+
 def test_a_fragment_lists_the_pending_of_the_rules_selected_only() -> None:
     """A response rule's obligation left open at a fragment's end is listed in the scope when the
     rule is selected (alone), and not when nothing but the machines is."""
