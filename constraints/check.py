@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from xiangshe.constraints.gates import plan
 from xiangshe.constraints.pattern import Context
 from xiangshe.constraints.rulebook import Rule, active_rules
+from xiangshe.constraints.scope import IDS as SCOPE_IDS
 from xiangshe.constraints.scope import NAMES, OPEN, Pending, Problem, Scope, due_beyond, scope
 from xiangshe.constraints.scoring import RoundScore, audit, audit_id, audit_name
 from xiangshe.domain.errors import InputError, TraceError, did_you_mean
@@ -362,9 +363,10 @@ def check_trace(
     findings would be dropped); the machines are replayed only for a machine's check (`machine.*`),
     a rule that reads a state (`Template.reads_machines`) or `scope.open`; the scoring audit is
     made only for one of its checks (`audit.*`), else the result has no scoring (None). The scope
-    lists the rules applied (and a fragment's pending obligations of those), and what is left open
-    only when `scope.open` is applied (else None: not looked at). Its other parts (the claim, the
-    phases staged or missing, the occasion) are always stated: they cost nothing but a pass."""
+    lists the rules applied (and a fragment's pending obligations of those), what is left open
+    only when `scope.open` is applied (else None: not looked at), and finds only what its checks
+    applied find. Its other parts (the claim, the phases staged or missing, the occasion) are
+    always stated: they cost one pass over the events."""
     validate(trace)
     suppressions: tuple[Suppression, ...] = ()
     if trace.directives:
@@ -372,15 +374,16 @@ def check_trace(
 
         suppressions = read(trace)
     rules = rules if rules is not None else active_rules()
-    steps = plan(rules)
-    keep = None
-    machines = audited = looked = True
+    steps = plan(rules)  # the rules applied, with their gates
+    machines = audited = True
+    checks: Collection[str] = SCOPE_IDS
     if applied is not None:
-        keep = lambda r: r.id in applied  # noqa: E731
+        steps = steps.only(applied)
         machines = any(i.startswith("machine.") for i in applied)
         audited = any(i.startswith("audit.") for i in applied)
-        looked = OPEN in applied
-    replayed = machines or looked or (applied is not None and not steps.read_machines.isdisjoint(applied))
+        checks = [i for i in SCOPE_IDS if i in applied]
+    looked = OPEN in checks
+    replayed = machines or looked or bool(steps.read_machines)
     rep = replay(trace) if replayed else NOT_REPLAYED
     shared = Shared()
     findings: list[Finding] = []
@@ -390,7 +393,7 @@ def check_trace(
         del threads
     ctx = Context(trace, rep)
     pending: list[Pending] = []
-    for rule in steps.run(ctx, keep):  # the others find nothing here, by their templates' contract
+    for rule in steps.run(ctx):  # the others find nothing here, by their templates' contract
         for f in rule_findings(trace, ctx, rule, shared):
             if due_beyond(trace, rule, f.event):  # a fragment stops before it is due
                 pending.append(Pending(f.rule, f.line, f.message))
@@ -399,8 +402,9 @@ def check_trace(
     rounds = audit(trace, readings) if audited else None
     if rounds is not None:
         findings += audit_findings(trace, rounds)
-    covered, problems = scope(trace, rep if looked else None, ctx, rules, keep)
-    covered = replace(covered, pending=tuple(pending), narrowed=applied is not None and not steps.ids.issubset(applied))
+    covered, problems = scope(trace, rep if looked else None, ctx, steps, checks)
+    narrowed = applied is not None and steps.ids != plan(rules).ids
+    covered = replace(covered, pending=tuple(pending), narrowed=narrowed)
     findings += [scope_finding(trace, p) for p in problems]
     findings.sort(key=lambda f: f.sort_key)
     scoring = tuple(rounds) if rounds is not None else None

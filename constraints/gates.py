@@ -8,7 +8,7 @@ pattern is looked at."""
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from xiangshe.constraints.pattern import Context, Pattern
 from xiangshe.constraints.rulebook import Rule
@@ -59,11 +59,24 @@ class Plan:
         self._gated, self._triggered = self._index(self._gates), self._index(self._triggers)
         self.throughout = tuple(r.id for r, _, t in self.entries if t is None)
         self._with_triggers = [(i, r.id) for i, (r, _, t) in enumerate(self.entries) if t is not None]
+        self._last: tuple[weakref.ref[Context], set[int]] | None = None  # the last trace's open gates
         self.ids = frozenset(r.id for r, _, _ in self.entries)  # the encoded rules'
         #: the encoded rules that read the machines' replay (a state: Template.reads_machines)
         self.read_machines = frozenset(r.id for r, _, _ in self.entries if r.template.reads_machines())
-        #: the last trace's open gates, and the `keep` they were opened under
-        self._last: tuple[weakref.ref[Context], set[int], Callable[[Rule], bool] | None] | None = None
+        self._only: dict[frozenset[str], Plan] = {}
+
+    def only(self, applied: Collection[str]) -> Plan:
+        """The plan of the encoded rules among these that `applied` names (`check --select`: a check
+        looks at no other rule's gates or triggers), made once for each set of ids."""
+        key = applied if isinstance(applied, frozenset) else frozenset(applied)
+        if self.ids <= key:
+            return self
+        got = self._only.get(key)
+        if got is None:
+            if len(self._only) >= 16:
+                self._only.clear()
+            got = self._only[key] = Plan(tuple(r for r, _, _ in self.entries if r.id in key))
+        return got
 
     @staticmethod
     def _index(gs: list[Gate | None]) -> tuple[list[int], dict[str, list[int]]]:
@@ -82,31 +95,21 @@ class Plan:
         those it keeps (the others' gates are not looked at)."""
         entries = self.entries
         opened = self._open(ctx, self._gated, self._gates, None if keep is None else lambda i: keep(entries[i][0]))
-        self._last = (weakref.ref(ctx), set(opened), keep)
+        self._last = (weakref.ref(ctx), set(opened)) if keep is None else None
         return [entries[i][0] for i in opened]
 
-    def reached(
-        self, ctx: Context, keep: Callable[[Rule], bool] | None = None
-    ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    def reached(self, ctx: Context) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """The ids of the rules with triggers, split into those whose triggers occur in the trace of
-        `ctx` and those whose triggers do not; with `keep`, of the rules it keeps only (the others'
-        triggers are not looked at)."""
-        entries = self.entries
+        `ctx` and those whose triggers do not."""
         last = self._last
-        if last is not None and last[0]() is ctx and last[2] is keep:  # a rule with triggers has them as its gate
+        if last is not None and last[0]() is ctx:  # a rule with triggers has them as its gate
             hit = last[1]
         else:
-            kept = None if keep is None else lambda i: keep(entries[i][0])
-            hit = set(self._open(ctx, self._triggered, self._triggers, kept, exists=True))
+            hit = set(self._open(ctx, self._triggered, self._triggers, exists=True))
+        entries = self.entries
         yes = tuple(entries[i][0].id for i in sorted(hit) if entries[i][2] is not None)
-        no = tuple(rule for i, rule in self._with_triggers if i not in hit and (keep is None or keep(entries[i][0])))
+        no = tuple(rule for i, rule in self._with_triggers if i not in hit)
         return yes, no
-
-    def held(self, keep: Callable[[Rule], bool] | None = None) -> tuple[str, ...]:
-        """The ids of the rules that hold throughout (no trigger); with `keep`, of those it keeps."""
-        if keep is None:
-            return self.throughout
-        return tuple(r.id for r, _, t in self.entries if t is None and keep(r))
 
     @staticmethod
     def _open(

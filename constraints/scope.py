@@ -20,11 +20,11 @@ Three checks follow from the claim (each a finding, suppressible like any other)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from xiangshe.constraints.gates import plan
+from xiangshe.constraints.gates import Plan, plan
 from xiangshe.constraints.pattern import Context
 from xiangshe.constraints.rulebook import Rule
 from xiangshe.domain.messages import Join, Message
@@ -136,16 +136,14 @@ def ends(trace: Trace, rep: Replay) -> list[Open]:
     return sorted(out, key=lambda o: o.line)
 
 
-def reached(
-    ctx: Context, rules: Sequence[Rule], keep: Callable[[Rule], bool] | None = None
-) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+def reached(ctx: Context, rules: Sequence[Rule] | Plan) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
     """The encoded rules that hold throughout (prohibitions, counts, rules of the cast: checked on
     every event), those whose trigger some event matches (what obliges something happened, and
-    the rule was checked against it), and those whose trigger never occurs (vacuous here); with
-    `keep`, of the rules the check applies only (`check --select`): the scope is what it covered."""
-    p = plan(rules)
-    yes, no = p.reached(ctx, keep)
-    return p.held(keep), yes, no
+    the rule was checked against it), and those whose trigger never occurs (vacuous here). Of the
+    rules a check applied, given as its plan (`check --select`: the scope is what it covered)."""
+    p = rules if isinstance(rules, Plan) else plan(rules)
+    yes, no = p.reached(ctx)
+    return p.throughout, yes, no
 
 
 def due_beyond(trace: Trace, rule: Rule, event: int | None) -> bool:
@@ -190,13 +188,13 @@ def scope(
     trace: Trace,
     rep: Replay | None,
     ctx: Context,
-    rules: Sequence[Rule],
-    keep: Callable[[Rule], bool] | None = None,
+    rules: Sequence[Rule] | Plan,
+    checks: Collection[str] = IDS,
 ) -> tuple[Scope, list[Problem]]:
-    """The scope of a check of `trace`, and the scope findings (see the module's docstring). With
-    `keep`, the rules listed are those the check applies; without `rep` (the check applies neither
-    `scope.open` nor anything else that replays the machines), what is left open is not looked at
-    (`Scope.open` is None) and `scope.open` finds nothing."""
+    """The scope of a check of `trace`, and the findings of the scope's `checks` (see the module's
+    docstring; under --select, those applied). `rules`: the rules the check applied, or their plan.
+    Without `rep` (the check applies neither `scope.open` nor anything else that replays the
+    machines), what is left open is not looked at: `Scope.open` is None."""
     staged = tuple(
         dict.fromkeys([*(e.phase for e in trace.events if e.phase), *(p for _, p in trace.phase_lines)])
     )  # a phase may be declared empty
@@ -205,10 +203,10 @@ def scope(
     frag = trace.fragment
     whole = frag is None
     missing = tuple(p for p in required_phases(trace) if p not in staged) if whole else ()
-    always, yes, no = reached(ctx, rules, keep)
+    always, yes, no = reached(ctx, rules)
     opened = ends(trace, rep) if rep is not None else None
     problems: list[Problem] = []
-    if missing:
+    if missing and PHASES in checks:
         names = vocabulary().phases
         last = trace.events[-1] if trace.events else None
         first = missing[0]
@@ -231,7 +229,7 @@ def scope(
             )
         )
     if whole and not missing:  # a staging that stops early leaves things open because it stops
-        for o in opened or ():
+        for o in opened if opened is not None and OPEN in checks else ():
             problems.append(
                 Problem(
                     OPEN,
@@ -242,7 +240,7 @@ def scope(
                     f"{o.instance} {o.state}",
                 )
             )
-    elif frag is not None and frag.phases:
+    elif frag is not None and frag.phases and OUTSIDE in checks:
         declared = set(frag.phases)
         seen: set[str] = set()
         for e in trace.events:
