@@ -506,7 +506,7 @@ def scope_summary(
     if not looked:
         left = (
             "open at its end (not faults in a fragment): " + ", ".join(opened) + "; " if opened else ""
-        ) + "what is left open: not looked at (scope.open not applied)"
+        ) + "what the machines leave open: not looked at (scope.open not applied)"
     return (
         f"{claim} — {staged} phase{'s' if staged != 1 else ''} staged"
         + (f" ({span})" if span else "")
