@@ -159,8 +159,9 @@ def ours_e2e(model_path: str, files: list[str]) -> dict:
 def ours_stages(model_path: str, files: list[str]) -> dict:
     """Our subset check in-process, stage by stage: import, rulebook, parse, the subset's rules alone
     (`check_subset`), what `check --select` does of each staging (`check_select`: check_trace with the
-    subset applied — the machines' replay, the scoring audit, the scope, the subset's rules — and
-    `render_select`: its JSON part of the report, as reports/batch.py writes it), the full check
+    subset applied — validation, the subset's rules, the scope of those; no replay of the machines
+    and no scoring audit, which nothing selected reads — and `render_select`: its JSON part of the
+    report, as reports/batch.py writes it), the full check
     (`check_full`) and the least rendering of its verdicts (`render_min`)."""
     clock = Clock()
     sys.path.insert(0, str(ROOT))

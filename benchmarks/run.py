@@ -16,10 +16,10 @@ collector left on in every process, ours and pm4py's alike, as each tool runs by
     ours subset  `python -m xiangshe check --format json --select <the subset's rules> FILE...`
     ours full    `python -m xiangshe check --format json FILE...` (every rule, the machines, the audit)
     ours API     benchmarks/e2e.py ours-e2e: check's in-process API from the file paths (rulebook,
-                 parse, the subset's `holds`, verdicts as JSON): `e2e_ratio_subset_api`. `check
-                 --select` evaluates only the selected rules, but still replays the machines and
-                 makes the scoring audit and the scope of every staging (its report shows them):
-                 this is what the subset's rules alone cost
+                 parse, the subset's `holds`, verdicts as JSON): `e2e_ratio_subset_api`, what the
+                 subset's rules alone cost. `check --select` does only what the selected checks
+                 read: no machine, audit or scope check is selected, so it neither replays the
+                 machines nor makes the scoring audit, and its scope lists the selected rules
   (`--jobs 1` is passed to check when it has the option: one core, as pm4py's process.)
     pm4py        benchmarks/e2e.py pm4py-e2e: `pandas.read_csv` of the event log (case, activity,
                  timestamp), `pm4py.format_dataframe`, `pm4py.conformance_declare`, the verdicts as JSON
@@ -402,7 +402,8 @@ def targets(figures: dict) -> dict:
 
 def where_time_goes(e2e: dict) -> dict:
     """Our end-to-end subset time, cut into process start, import, rulebook, parse, check and the rest
-    (the CLI's scope, replay of the machines, rendering of the JSON), from the stages worker."""
+    (the CLI's options, validation, the scope of the selected rules, the linter, rendering of the
+    JSON), from the stages worker."""
     st = e2e["ours_stages"]
     total = e2e["ours_subset"]["wall_s"]
     start = e2e["python_start"]["wall_s"]

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 from xiangshe.constraints.gates import plan
 from xiangshe.constraints.pattern import Context
 from xiangshe.constraints.rulebook import Rule, active_rules
-from xiangshe.constraints.scope import NAMES, Pending, Problem, Scope, due_beyond, scope
+from xiangshe.constraints.scope import IDS as SCOPE_IDS
+from xiangshe.constraints.scope import NAMES, OPEN, Pending, Problem, Scope, due_beyond, scope
 from xiangshe.constraints.scoring import RoundScore, audit, audit_id, audit_name
 from xiangshe.domain.dataclass import dataclass
 from xiangshe.domain.errors import InputError, TraceError, did_you_mean
@@ -71,7 +72,7 @@ class Result:
     path: str
     events: int
     findings: tuple[Finding, ...]
-    scoring: tuple[RoundScore, ...] = ()
+    scoring: tuple[RoundScore, ...] | None = ()  # None: the audit was not made (no audit.* applied)
     suppressions: tuple[Suppression, ...] = ()  # as written in the trace (constraints/suppress.py)
     suppressed: tuple[Suppressed, ...] = ()  # findings suppressed (constraints/lint.py)
     not_applied: tuple[str, ...] = ()  # the checks not applied to it (--select, --ignore …)
@@ -344,6 +345,11 @@ def causes(findings: Sequence[Finding]) -> list[int | None]:
     return out
 
 
+#: the replay of a check that applies no machine, no rule reading a state and no `scope.open`:
+#: nothing reads it (Template.reads_machines; a read of it would fail, not pass unseen)
+NOT_REPLAYED = Replay()
+
+
 @gc_paused()
 def check_trace(
     trace: Trace,
@@ -354,41 +360,56 @@ def check_trace(
     """Replay `trace` and evaluate `rules` (default: the rules in force under the default readings).
 
     `applied`: the ids of the checks whose findings will be kept (the selection, constraints/lint.py;
-    None: all). A rule outside it is not evaluated — its findings would be dropped — unless, in a
-    fragment, what it finds may be listed as pending in the scope (`due_beyond`), which the selection
-    does not filter. The machines, the scoring audit and the scope are always checked: the report
-    shows them whatever is selected, and they cost little."""
+    None: all). The check then does only what they read: a rule outside it is not evaluated (its
+    findings would be dropped); the machines are replayed only for a machine's check (`machine.*`),
+    a rule that reads a state (`Template.reads_machines`) or `scope.open`; the scoring audit is
+    made only for one of its checks (`audit.*`), else the result has no scoring (None). The scope
+    lists the rules applied (and a fragment's pending obligations of those), what is left open
+    only when `scope.open` is applied (else None: not looked at), and finds only what its checks
+    applied find. Its other parts (the claim, the phases staged or missing, the occasion) are
+    always stated: they cost one pass over the events."""
     validate(trace)
     suppressions: tuple[Suppression, ...] = ()
     if trace.directives:
         from xiangshe.constraints.suppress import read
 
         suppressions = read(trace)
-    rep = replay(trace)
-    shared = Shared()
-    threads = refusal_threads(trace, rep)
-    findings = [refusal_finding(trace, r, th, shared) for r, th in zip(rep.refusals, threads, strict=True)]
-    del threads
-    ctx = Context(trace, rep)
     rules = rules if rules is not None else active_rules()
-    pending: list[Pending] = []
-    keep = None
+    steps = plan(rules)  # the rules applied, with their gates
+    machines = audited = True
+    checks: Collection[str] = SCOPE_IDS
     if applied is not None:
-        fragment = trace.fragment is not None
-        keep = lambda r: r.id in applied or (fragment and r.template.owed_after)  # noqa: E731
-    for rule in plan(rules).run(ctx, keep):  # the others find nothing here, by their templates' contract
+        steps = steps.only(applied)
+        machines = any(i.startswith("machine.") for i in applied)
+        audited = any(i.startswith("audit.") for i in applied)
+        checks = [i for i in SCOPE_IDS if i in applied]
+    looked = OPEN in checks
+    replayed = machines or looked or bool(steps.read_machines)
+    rep = replay(trace) if replayed else NOT_REPLAYED
+    shared = Shared()
+    findings: list[Finding] = []
+    if machines:
+        threads = refusal_threads(trace, rep)
+        findings = [refusal_finding(trace, r, th, shared) for r, th in zip(rep.refusals, threads, strict=True)]
+        del threads
+    ctx = Context(trace, rep)
+    pending: list[Pending] = []
+    for rule in steps.run(ctx):  # the others find nothing here, by their templates' contract
         for f in rule_findings(trace, ctx, rule, shared):
             if due_beyond(trace, rule, f.event):  # a fragment stops before it is due
                 pending.append(Pending(f.rule, f.line, f.message))
             else:
                 findings.append(f)
-    rounds = audit(trace, readings)
-    findings += audit_findings(trace, rounds)
-    covered, problems = scope(trace, rep, ctx, rules)
-    covered = replace(covered, pending=tuple(pending))
+    rounds = audit(trace, readings) if audited else None
+    if rounds is not None:
+        findings += audit_findings(trace, rounds)
+    covered, problems = scope(trace, rep if looked else None, ctx, steps, checks)
+    narrowed = applied is not None and steps.ids != plan(rules).ids
+    covered = replace(covered, pending=tuple(pending), narrowed=narrowed)
     findings += [scope_finding(trace, p) for p in problems]
     findings.sort(key=lambda f: f.sort_key)
-    return Result(trace.path, len(trace), tuple(findings), tuple(rounds), suppressions, scope=covered)
+    scoring = tuple(rounds) if rounds is not None else None
+    return Result(trace.path, len(trace), tuple(findings), scoring, suppressions, scope=covered)
 
 
 def scope_finding(trace: Trace, p: Problem) -> Finding:

@@ -8,7 +8,7 @@ pattern is looked at."""
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from xiangshe.constraints.pattern import Context, Pattern
 from xiangshe.constraints.rulebook import Rule
@@ -60,6 +60,23 @@ class Plan:
         self.throughout = tuple(r.id for r, _, t in self.entries if t is None)
         self._with_triggers = [(i, r.id) for i, (r, _, t) in enumerate(self.entries) if t is not None]
         self._last: tuple[weakref.ref[Context], set[int]] | None = None  # the last trace's open gates
+        self.ids = frozenset(r.id for r, _, _ in self.entries)  # the encoded rules'
+        #: the encoded rules that read the machines' replay (a state: Template.reads_machines)
+        self.read_machines = frozenset(r.id for r, _, _ in self.entries if r.template.reads_machines())
+        self._only: dict[frozenset[str], Plan] = {}
+
+    def only(self, applied: Collection[str]) -> Plan:
+        """The plan of the encoded rules among these that `applied` names (`check --select`: a check
+        looks at no other rule's gates or triggers), made once for each set of ids."""
+        key = applied if isinstance(applied, frozenset) else frozenset(applied)
+        if self.ids <= key:
+            return self
+        got = self._only.get(key)
+        if got is None:
+            if len(self._only) >= 16:
+                self._only.clear()
+            got = self._only[key] = Plan(tuple(r for r, _, _ in self.entries if r.id in key))
+        return got
 
     @staticmethod
     def _index(gs: list[Gate | None]) -> tuple[list[int], dict[str, list[int]]]:

@@ -289,6 +289,15 @@ def _check(c: Cond) -> Check:
 _FIELDS = ("actor", "obj", "phase", "round")
 
 
+def reads_machines(key: str) -> bool:
+    """Does a condition or a correlation on `key` read the machines' replay: the object's state
+    (`obj.state`) or the state of one of a person's machines (`actor.司马`, `to.<machine>`)? Every
+    other key is read from the event and the cast (`_reader`, `_check`: a key with a dot whose part
+    after it is no person's attribute reads `Replay.actor_state`, `obj.state` its `obj_state`)."""
+    _, dot, attr = key.partition(".")
+    return bool(dot) and attr not in PERSON_ATTRS
+
+
 def _reader(key: str) -> Callable[[Event, Persons, Replay], str | None]:
     """A function reading `key` of an event, given the trace's persons and its replay."""
     if key == "actor":

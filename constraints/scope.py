@@ -20,10 +20,10 @@ Three checks follow from the claim (each a finding, suppressible like any other)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from functools import cache
 
-from xiangshe.constraints.gates import plan
+from xiangshe.constraints.gates import Plan, plan
 from xiangshe.constraints.pattern import Context
 from xiangshe.constraints.rulebook import Rule
 from xiangshe.domain.dataclass import dataclass
@@ -95,9 +95,11 @@ class Scope:
     throughout: tuple[str, ...]  # ids of rules in force that hold throughout (no trigger)
     reached: tuple[str, ...]  # ids of rules in force whose trigger occurs
     unreached: tuple[str, ...]  # ids of rules in force whose trigger never occurs
-    open: tuple[Open, ...]
+    # (the three: of the rules the check applied, under --select/--ignore)
+    open: tuple[Open, ...] | None  # None: not looked at (scope.open not applied, --select/--ignore)
     pending: tuple[Pending, ...] = ()
     occasion: Occasion | None = None  # the occasion the rules were checked under (domain/occasion.py)
+    narrowed: bool = False  # the rules listed are those a selection applied, not all in force
 
     def claim(self) -> str:
         """What the staging claims to be, in words."""
@@ -134,11 +136,12 @@ def ends(trace: Trace, rep: Replay) -> list[Open]:
     return sorted(out, key=lambda o: o.line)
 
 
-def reached(ctx: Context, rules: Sequence[Rule]) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+def reached(ctx: Context, rules: Sequence[Rule] | Plan) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
     """The encoded rules that hold throughout (prohibitions, counts, rules of the cast: checked on
     every event), those whose trigger some event matches (what obliges something happened, and
-    the rule was checked against it), and those whose trigger never occurs (vacuous here)."""
-    p = plan(rules)
+    the rule was checked against it), and those whose trigger never occurs (vacuous here). Of the
+    rules a check applied, given as its plan (`check --select`: the scope is what it covered)."""
+    p = rules if isinstance(rules, Plan) else plan(rules)
     yes, no = p.reached(ctx)
     return p.throughout, yes, no
 
@@ -181,8 +184,17 @@ def _phase_citation(phase: str) -> Citation:
     return TEXT.cite("乡射之礼")
 
 
-def scope(trace: Trace, rep: Replay, ctx: Context, rules: Sequence[Rule]) -> tuple[Scope, list[Problem]]:
-    """The scope of a check of `trace`, and the scope findings (see the module's docstring)."""
+def scope(
+    trace: Trace,
+    rep: Replay | None,
+    ctx: Context,
+    rules: Sequence[Rule] | Plan,
+    checks: Collection[str] = IDS,
+) -> tuple[Scope, list[Problem]]:
+    """The scope of a check of `trace`, and the findings of the scope's `checks` (see the module's
+    docstring; under --select, those applied). `rules`: the rules the check applied, or their plan.
+    Without `rep` (the check applies neither `scope.open` nor anything else that replays the
+    machines), what is left open is not looked at: `Scope.open` is None."""
     staged = tuple(
         dict.fromkeys([*(e.phase for e in trace.events if e.phase), *(p for _, p in trace.phase_lines)])
     )  # a phase may be declared empty
@@ -192,9 +204,9 @@ def scope(trace: Trace, rep: Replay, ctx: Context, rules: Sequence[Rule]) -> tup
     whole = frag is None
     missing = tuple(p for p in required_phases(trace) if p not in staged) if whole else ()
     always, yes, no = reached(ctx, rules)
-    opened = ends(trace, rep)
+    opened = ends(trace, rep) if rep is not None else None
     problems: list[Problem] = []
-    if missing:
+    if missing and PHASES in checks:
         names = vocabulary().phases
         last = trace.events[-1] if trace.events else None
         first = missing[0]
@@ -217,7 +229,7 @@ def scope(trace: Trace, rep: Replay, ctx: Context, rules: Sequence[Rule]) -> tup
             )
         )
     if whole and not missing:  # a staging that stops early leaves things open because it stops
-        for o in opened:
+        for o in opened if opened is not None and OPEN in checks else ():
             problems.append(
                 Problem(
                     OPEN,
@@ -228,7 +240,7 @@ def scope(trace: Trace, rep: Replay, ctx: Context, rules: Sequence[Rule]) -> tup
                     f"{o.instance} {o.state}",
                 )
             )
-    elif frag is not None and frag.phases:
+    elif frag is not None and frag.phases and OUTSIDE in checks:
         declared = set(frag.phases)
         seen: set[str] = set()
         for e in trace.events:
@@ -245,5 +257,13 @@ def scope(trace: Trace, rep: Replay, ctx: Context, rules: Sequence[Rule]) -> tup
                     )
                 )
     return Scope(
-        whole, frag.phases if frag else None, staged, missing, always, yes, no, tuple(opened), occasion=trace.occasion
+        whole,
+        frag.phases if frag else None,
+        staged,
+        missing,
+        always,
+        yes,
+        no,
+        tuple(opened) if opened is not None else None,
+        occasion=trace.occasion,
     ), problems

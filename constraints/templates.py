@@ -44,7 +44,7 @@ from dataclasses import Field
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, NewType
 
-from xiangshe.constraints.pattern import Context, Pattern
+from xiangshe.constraints.pattern import Context, Pattern, reads_machines
 from xiangshe.domain.dataclass import dataclass
 from xiangshe.domain.messages import Message
 
@@ -169,6 +169,13 @@ class Template:
     def order(self) -> tuple[str, Pattern, Pattern] | None:
         """("precedence" | "response", first, then): the rule orders two patterns, nothing more."""
         return None
+
+    def reads_machines(self) -> bool:
+        """Does the rule read the machines' replay (a state, in a condition of one of its patterns
+        or in a `same` key)? A check that applies no such rule and no machine need not replay."""
+        keys = [c.key for p in self.patterns() for c in p.conds]
+        keys += [k for pair in self.correlation() for k in pair]
+        return any(reads_machines(k) for k in keys)
 
     def correlation(self) -> Same:
         """The `same` keys that correlate the events (none for a template without `same`)."""

@@ -470,9 +470,13 @@ def scope_summary(
     unreached: list[str],
     opened: list[str],
     whole: bool,
+    looked: bool = True,
+    narrowed: bool = False,
 ) -> str:
     """What one check covered: `the whole ceremony — 52 phases staged (Φ01–Φ52); rules in force: 86
-    hold throughout, 80 of 86 triggered (not triggered: 6: …); nothing left open`."""
+    hold throughout, 80 of 86 triggered (not triggered: 6: …); nothing left open`. Not `looked`:
+    what the machines leave open was not looked at (`scope.open` not applied: --select, --ignore);
+    `narrowed`: the rules counted are those a selection applied, not every rule in force."""
     names = ", ".join(unreached[:6]) + (" …" if len(unreached) > 6 else "")
     total = triggered + len(unreached)
     if language() == "zh":
@@ -482,10 +486,15 @@ def scope_summary(
             if not opened
             else ("事毕未竟：" if whole else "末有未竟（片段不计为违例）：") + "、".join(opened)
         )
+        if not looked:
+            left = (
+                "末有未竟（片段不计为违例）：" + "、".join(opened) + "；" if opened else ""
+            ) + "器物事毕与否：未验（未行 scope.open）"
         return (
             f"{claim} — 已演 {staged} 节"
             + (f"（{span}）" if span else "")
-            + f"；在用之规：{throughout} 条通篇皆验，{total} 条有所待而验者触及 {triggered} 条"
+            + ("；所行之规" if narrowed else "；在用之规")
+            + f"：{throughout} 条通篇皆验，{total} 条有所待而验者触及 {triggered} 条"
             + (f"（未触及 {len(unreached)} 条：{names}）" if unreached else "")
             + f"；{left}"
         )
@@ -494,10 +503,15 @@ def scope_summary(
         if not opened
         else ("left open at the end: " if whole else "open at its end (not faults in a fragment): ") + ", ".join(opened)
     )
+    if not looked:
+        left = (
+            "open at its end (not faults in a fragment): " + ", ".join(opened) + "; " if opened else ""
+        ) + "what the machines leave open: not looked at (scope.open not applied)"
     return (
         f"{claim} — {staged} phase{'s' if staged != 1 else ''} staged"
         + (f" ({span})" if span else "")
-        + f"; rules in force: {throughout} checked throughout, {triggered} of {total} triggered"
+        + ("; rules applied" if narrowed else "; rules in force")
+        + f": {throughout} checked throughout, {triggered} of {total} triggered"
         + (f" (not triggered: {len(unreached)}: {names})" if unreached else "")
         + f"; {left}"
     )

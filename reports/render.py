@@ -106,7 +106,9 @@ def scoring_text(r: Result, detail: bool = False) -> list[str]:
     return out
 
 
-def scoring_json(r: Result) -> list[dict]:
+def scoring_json(r: Result) -> list[dict] | None:
+    if r.scoring is None:  # the audit was not made: no audit.* check applied (--select, --ignore)
+        return None
     return [
         {
             "round": rs.round,
@@ -214,8 +216,10 @@ def scope_text(tally: Tally) -> list[str]:
             len(s.throughout),
             len(s.reached),
             list(s.unreached),
-            [f"{o.instance} {o.state}" for o in s.open] + [f"{p.rule} ({t('line')} {p.line})" for p in s.pending],
+            [f"{o.instance} {o.state}" for o in s.open or ()] + [f"{p.rule} ({t('line')} {p.line})" for p in s.pending],
             s.whole,
+            s.open is not None,
+            s.narrowed,
         )
         out.append(f"{t('scope')}: " + (f"{path}: " if tally.scoped > 1 else "") + line)
     return out
@@ -236,7 +240,9 @@ def scope_json(r: Result) -> dict | None:
         "open": [
             {"instance": o.instance, "machine": o.machine, "state": o.state, "final": list(o.final), "line": o.line}
             for o in s.open
-        ],
+        ]
+        if s.open is not None
+        else None,
         "pending": [{"rule": p.rule, "line": p.line, "message": p.message} for p in s.pending],
         "occasion": occasion_json(s.occasion),
     }

@@ -75,7 +75,7 @@ def window_mutants(
             yield f"swap@{i}", w
     if "actor" in ops:
         others = [p for p in PRESENT[CANON[i].phase] if p != CANON[i].actor]
-        for who in others if every_actor else others[i % len(others) :][:1]:
+        for who in others if every_actor else others[i % len(others) :][:1] if others else []:
             s, w = _window(i, WIDTH)
             phase, line = w[i - s]
             w[i - s] = (phase, " ".join([who, *line.split()[1:]]))

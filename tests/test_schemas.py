@@ -135,6 +135,18 @@ def test_check_json_with_scoring_and_several_files_validates() -> None:
     assert_valid("check", doc)
 
 
+def test_check_json_under_a_selection_validates() -> None:
+    """What a narrow --select does not make is null (the scoring audit, what is left open)."""
+    doc = check_json(
+        "--select", "bu-guan-bu-shi", str(CANONICAL.relative_to(ROOT)), "traces/violations/bu-guan-bu-shi.trace"
+    )
+    assert all(t["scoring"] is None and t["scope"]["open"] is None for t in doc["traces"])
+    assert_valid("check", doc)
+    doc = check_json("--select", "audit,scope.open", str(CANONICAL.relative_to(ROOT)))
+    assert doc["traces"][0]["scoring"] and doc["traces"][0]["scope"]["open"] == []
+    assert_valid("check", doc)
+
+
 def test_check_schema_is_strict() -> None:
     doc = check_json("traces/violations/bu-guan-bu-shi.trace")
     v = validator("check")

@@ -1,8 +1,10 @@
-"""`check --select`/`--ignore` leave the rules they do not apply out of the check itself
-(constraints/check.py `applied`, reports/batch.py): what is reported must be what checking every
-rule and dropping the findings afterwards reports — the findings kept, the suppressed ones, the
-unused suppressions (of selected checks only), the rules not applied, and the scope (its reached
-rules and a fragment's pending ones are not filtered by the selection)."""
+"""`check --select`/`--ignore` do only the work the checks they apply read (constraints/check.py
+`applied`, reports/batch.py): what is reported of those checks must be what checking everything and
+dropping the other findings afterwards reports — the findings kept, the suppressed ones, the unused
+suppressions (of selected checks only), the checks not applied. What the report then covers less is
+said, not hidden: the scope lists the rules applied (and a fragment's pending obligations of those),
+what is left open is null unless `scope.open` is applied, and the scoring audit is null unless an
+`audit.*` check is. A rule that reads a machine's state still has the replay it reads."""
 
 from __future__ import annotations
 
@@ -11,12 +13,16 @@ from pathlib import Path
 
 import pytest
 
-from xiangshe.constraints.check import check_trace
+from xiangshe.constraints.check import NOT_REPLAYED, check_trace
+from xiangshe.constraints.gates import plan
 from xiangshe.constraints.lint import apply
+from xiangshe.constraints.pattern import Context
 from xiangshe.constraints.rulebook import active_rules
 from xiangshe.constraints.select import Selection, in_force, terms
 from xiangshe.domain.parse import parse_file, parse_lines
+from xiangshe.fsm.replay import replay
 from xiangshe.reports import render
+from xiangshe.reports.tally import Tally
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = active_rules()
@@ -31,12 +37,32 @@ def _suppressed(path: Path, suppress: tuple[tuple[int, str], ...]):
     return parse_lines("\n".join(lines), path.name)
 
 
+def _applied(trace, selection: Selection) -> frozenset[str]:
+    return frozenset(selection.applied(in_force(RULES))) - selection.ignored_in(trace.path)
+
+
 def _both(trace, selection: Selection) -> tuple[dict, dict]:
+    """The JSON of one staging checked with the selection applied early, and what checking
+    everything then dropping what is not applied reports, narrowed as the early check says less."""
     ids = in_force(RULES)
-    applied = frozenset(selection.applied(ids)) - selection.ignored_in(trace.path)
+    applied = _applied(trace, selection)
     late = apply([check_trace(trace, RULES)], selection, ids).results[0]
     early = apply([check_trace(trace, RULES, None, applied)], selection, ids).results[0]
-    return render.trace_json(late), render.trace_json(early)
+    return _narrowed(render.trace_json(late), applied), render.trace_json(early)
+
+
+def _narrowed(doc: dict, applied: frozenset[str]) -> dict:
+    """What the full check's JSON says, narrowed to what a check of `applied` covers."""
+    doc = dict(doc)
+    if not any(i.startswith("audit.") for i in applied):
+        doc["scoring"] = None
+    s = doc["scope"] = dict(doc["scope"])
+    for k in ("rules_throughout", "rules_reached", "rules_not_reached"):
+        s[k] = [r for r in s[k] if r in applied]
+    s["pending"] = [p for p in s["pending"] if p["rule"] in applied]
+    if "scope.open" not in applied:
+        s["open"] = None
+    return doc
 
 
 def _selection(select: str | None, ignore: str | None = None) -> Selection:
@@ -48,6 +74,11 @@ def _selection(select: str | None, ignore: str | None = None) -> Selection:
 
 SELECTIONS = [
     ("bu-guan-bu-shi", None),
+    ("zu-jue-yu-jie-shang,si-ma-sheng-shi", None),  # rules that read a machine's state
+    ("machine.jue", None),
+    ("audit.r132", None),
+    ("scope.open", None),
+    (None, "machine,audit"),
     ("ordering", None),
     ("machine,audit", None),
     ("rule", "R120"),
@@ -65,9 +96,36 @@ def test_the_canonical_and_sampled_violations_report_alike(select: str | None, i
         assert early == late, path.name
 
 
-def test_a_fragment_keeps_the_pending_of_rules_not_selected() -> None:
-    """A response rule's obligation left open at a fragment's end is listed in the scope even when
-    the rule is not selected: the unselected rule is still evaluated there."""
+@pytest.mark.parametrize(
+    ("select", "ignore"),
+    [
+        ("machine.shi", None),
+        ("machine", None),
+        ("audit", None),
+        ("audit.r132", None),
+        ("scope", None),
+        ("bu-guan-bu-shi,machine.suan", None),
+        (None, "machine"),
+        (None, "audit"),
+        (None, "rule"),
+    ],
+)
+def test_machine_audit_and_scope_findings_selected_or_not(select: str | None, ignore: str | None) -> None:
+    """A staging with machine refusals, scoring audit findings, scope findings and rule findings:
+    whichever of them is selected (or ignored), the findings kept are those of the full check."""
+    from test_formats import MIXED
+
+    trace = parse_lines(MIXED, "mixed.trace")
+    kinds = {f.rule.split(".")[0] for f in check_trace(trace, RULES).findings}
+    assert {"machine", "audit", "scope"} <= kinds and len(kinds) > 3  # and rules'
+    late, early = _both(trace, _selection(select, ignore))
+    assert early == late
+    assert early["violations"]
+
+
+def test_a_fragment_lists_the_pending_of_the_rules_selected_only() -> None:
+    """A response rule's obligation left open at a fragment's end is listed in the scope when the
+    rule is selected (alone), and not when nothing but the machines is."""
     seen = 0
     for path in VIOLATIONS:
         trace = parse_file(path, path.name)
@@ -75,14 +133,72 @@ def test_a_fragment_keeps_the_pending_of_rules_not_selected() -> None:
         if trace.fragment is None or full.scope is None or not full.scope.pending:
             continue
         pending = {p.rule for p in full.scope.pending}
-        selection = _selection("machine", None)  # no rule selected at all
-        late, early = _both(trace, selection)
+        for rule in sorted(pending):
+            late, early = _both(trace, _selection(rule))
+            assert early == late, path.name
+            assert {p["rule"] for p in early["scope"]["pending"]} == {rule}
+        late, early = _both(trace, _selection("machine"))  # no rule selected at all
         assert early == late, path.name
-        assert {p["rule"] for p in early["scope"]["pending"]} == pending
+        assert early["scope"]["pending"] == [] and early["scope"]["rules_reached"] == []
         seen += 1
         if seen == 5:
             break
     assert seen, "no violation staging leaves a response rule pending"
+
+
+def test_a_rule_that_reads_a_state_selected_alone_finds_what_it_finds_in_the_full_check() -> None:
+    """Each rule whose patterns read a machine's state (`obj.state`, `actor.<machine>`), selected
+    alone on its own violation staging: its findings are those of the full check — the replay it
+    reads was made, though no machine is selected."""
+    readers = plan(RULES).read_machines
+    assert readers, "no rule in force reads a machine's state"
+    checked = 0
+    for path in VIOLATIONS:
+        rule = path.stem
+        if rule not in readers:
+            continue
+        trace = parse_file(path, path.name)
+        want = [f for f in check_trace(trace, RULES).findings if f.rule == rule]
+        got = check_trace(trace, RULES, None, frozenset({rule})).findings
+        assert list(got) == want and want, rule
+        checked += 1
+    assert checked >= 10
+
+
+def test_a_rule_said_to_read_no_state_reads_none() -> None:
+    """`Template.reads_machines` is exact for the rules in force: one it says reads no state finds
+    the same without the replay (NOT_REPLAYED, whose empty records any read would fail on) on the
+    canonical ceremony, the variants and a sample of the violation stagings."""
+    paths = [ROOT / "traces" / "canonical.trace", *sorted((ROOT / "traces" / "variants").glob("*.trace"))]
+    paths += random.Random(16).sample(VIOLATIONS, 30)
+    readers = plan(RULES).read_machines
+    blind = [r for r in RULES if r.encoded and r.id not in readers]
+    for path in paths:
+        trace = parse_file(path, path.name)
+        seeing, unseeing = Context(trace, replay(trace)), Context(trace, NOT_REPLAYED)
+        for r in blind:
+            assert r.template.holds(unseeing) == r.template.holds(seeing), (path.name, r.id)
+
+
+def test_what_is_not_made_is_said_not_hidden() -> None:
+    """Under a selection without the audit and scope.open: no scoring (null), what is left open not
+    looked at (null; the text says so), the rules counted are the ones applied; without a
+    selection, all of it as before."""
+    path = ROOT / "traces" / "canonical.trace"
+    trace = parse_file(path, path.name)
+    full = check_trace(trace, RULES)
+    one = check_trace(trace, RULES, None, frozenset({"bu-guan-bu-shi"}))
+    assert full.scoring and one.scoring is None
+    assert full.scope is not None and one.scope is not None
+    assert full.scope.open == () and one.scope.open is None
+    assert one.scope.reached == ("bu-guan-bu-shi",) and one.scope.throughout == () and one.scope.narrowed
+    assert not full.scope.narrowed and len(full.scope.reached) > 1
+    doc = render.trace_json(one)
+    assert doc["scoring"] is None and doc["scope"]["open"] is None
+    text = render.scope_text(Tally.of([one]))[0]
+    assert "rules applied: 0 checked throughout, 1 of 1 triggered" in text and "not looked at" in text
+    text = render.scope_text(Tally.of([full]))[0]
+    assert "rules in force:" in text and "nothing left open" in text
 
 
 def test_suppressions_of_checks_selected_or_not() -> None:

@@ -176,6 +176,20 @@ class Cast:
     def zhongbin_shooters(self) -> list[str]:
         return [w for p in self.pairs[3:] for w in p.both if not self.is_zun(w)]
 
+    @property
+    def zhongbin_below(self) -> list[str]:
+        """The 众宾 who stay below once the archery is over: those beyond the three 长 (the only ones
+        with mats, 席2–4) who came down to shoot. 「辩拾取矢，揖，皆升就席」 (L203) takes up the 宾, the
+        大夫 and the 三宾 only: 郑注 「謂賓大夫及衆賓也…三耦及弟子自若畱下」, 贾疏 「衆賓則三賓也」, 张尔岐
+        「衆賔謂堂上三賔」, 敖继公 「揖皆升就席謂衆賔三人也…三人旣升則餘人以次立於西方」. They are among
+        those below whom the 旅酬 reaches (「辩，遂酬在下者；皆升」, L213)."""
+        return [z for z in self.zhongbin[3:] if z in self.shooters]
+
+    @property
+    def zhongbin_hall(self) -> list[str]:
+        """The 众宾 on the hall after the archery: all but `zhongbin_below`."""
+        return [z for z in self.zhongbin if z not in self.zhongbin_below]
+
     def items(self, name: str) -> dict[str, str]:
         """The instances a 遵者 is served with in Φ10 (爵, 荐, 俎, 肺, 席), for later phases to use.
 

@@ -11,8 +11,22 @@ from __future__ import annotations
 
 from xiangshe.domain.dataclass import dataclass
 
-#: those below who come up for the 旅 (the 旅酬's 在下者, the 无算爵's 在下者): 乐正，与立者齿 (记)
-BELOW = ("司射", "乐正")
+#: those below who come up for the 旅酬 (Φ45): 在下者 are the 宾党 in the courtyard (郑注 「在下謂賓黨也」;
+#: 敖继公 「在下者迭升受酬亦如上禮可知」). Of the cast: the 乐正 (记 「乐正，与立者齿」, 郑注 「尊樂正同於賓黨」)
+#: and the 弟子, 「賓黨之年少者」 (郑注 on L75 and on the 记 L250 「三耦者，使弟子」), who stay below when the
+#: guests go up (郑注 on L203 「三耦及弟子自若畱下」): the 获者 (郑注 「獲者亦弟子也」, 贾疏 「由西方是賓黨弟子可知」,
+#: 敖继公 「獲者與釋獲者皆賔之弟子」), the 三耦 and the 弟子 who serve, the 有司 who hand out the bows
+#: (郑注 「有司弟子納射器者也」) and the 胜者之弟子. In order of age (齿): the 乐正 among the grown men,
+#: the 弟子, the young, after him (their order among themselves is free); the 众宾 who stay below after
+#: the archery (cast.zhongbin_below) come before the 乐正 (after.j2). Not pledged: the host's
+#: officers (郑注 citing the 鄉飲酒記 「主人之贊者…不與，無算爵然後與」; the 司射 is 「主人之吏」, he waits
+#: for the 无算爵); nor those whose party no source settles (the 释获者, 宾党 only for 敖继公; the
+#: 执算者; the 相者, 弟子 for 贾疏 but the 工's own for 吴廷华; the 笙).
+BELOW = ("乐正", "获者", "弟子1", "弟子2", "弟子3", "弟子4", "弟子5", "弟子6", "弟子7", "有司", "胜者之弟子")
+
+#: those below who come up for the 无算爵 (Φ48): the 宾党 and the host's officers, who join now
+#: (无算爵然后与): the 司射 here, the 执觯者 after them (执觯者皆与旅)
+BELOW_WU_SUAN = ("司射", "乐正")
 
 
 @dataclass(frozen=True)
@@ -26,13 +40,13 @@ class Cup:
 
 def wu_suan(cast) -> list[Cup]:
     """The cups of the 无算爵 and their drinkers, from the cast."""
-    zun, zhong = cast.zunzhe, cast.zhongbin
+    zun, zhong = cast.zunzhe, cast.zhongbin_hall
     n = 2 if zun else 1
     bearers = [f"执觯者{k + 1}" for k in range(n)]
     seated = ["主人", zhong[0], *zun[1:], *zhong[1:]] if zun else ["主人", *zhong]
-    below = [*BELOW, *bearers]
+    others = [*BELOW_WU_SUAN, *cast.zhongbin_below]  # the 众宾 below (敖继公: 「長謂堂下賔黨之長也」)
     return [
-        Cup(cup, bearers[k], holder, seated[k::n], below[k::n])
+        Cup(cup, bearers[k], holder, seated[k::n], [*others[k::n], bearers[k]])
         for k, (cup, holder) in enumerate(zip(("觯5", "觯6"), ["宾", *zun[:1]], strict=False))
     ]
 
