@@ -3,16 +3,22 @@
 
 Markers (declared in pyproject): `z3` — the test calls the solver (in this process or in a
 subprocess); `browser` — it runs headless Chromium; `install` — it builds the package or installs
-it into an environment of its own (the wheel, pre-commit's hook environment): the inner loop,
-`-m "not z3 and not browser and not install"`, leaves it to the default run; `slow` — the full
-breadth beyond the default sample, deselected unless the `-m` expression names it (`pytest -m slow`;
-`-m "slow or not slow"` runs everything; `-m "not z3"` leaves it out). A test not marked `z3` that
-calls the solver in this process fails: the marker cannot drift from what the test does, so
-`-m "not z3"` runs without it."""
+it into an environment of its own (the wheel, pre-commit's hook environment); `slow` — the full
+breadth beyond the default sample. A test not marked `z3` that calls the solver in this process
+fails: the marker cannot drift from what the test does, so `-m "not z3"` runs without it.
+
+Two markers are left out unless asked for (tests/test_markers.py holds this):
+- `install` runs in the default run (no `-m`: CI keeps it) and whenever the `-m` expression names
+  it (`-m install`, `-m "install or not install"`); an `-m` expression that does not name it leaves
+  it out, so the inner loop is plainly `-m "not z3 and not browser"`.
+- `slow` is left out unless the `-m` expression names it, the default run included (`-m slow`;
+  `-m "not z3"` leaves it out). `-m "slow or not slow or install"` runs everything.
+The terminal summary says how many tests each left out and how to run them."""
 
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -55,17 +61,52 @@ def _runs_a_solver_command(item: pytest.Item) -> bool:
     return any(isinstance(v, (tuple, list)) and v[:1] and v[0] in SOLVER_COMMANDS for v in params.values())
 
 
+def names(markexpr: str, marker: str) -> bool:
+    """Whether the `-m` expression names the marker (a word of it, not a part of a longer name)."""
+    return re.search(rf"(?<!\w){re.escape(marker)}(?!\w)", markexpr) is not None
+
+
+def left_out(markexpr: str | None) -> list[str]:
+    """The markers whose tests are deselected under this `-m` expression (None or "": no -m):
+    `slow` unless the expression names it; `install` when an expression is given that does not."""
+    expr = markexpr or ""
+    return [m for m in ("install", "slow") if not names(expr, m) and (expr or m == "slow")]
+
+
+#: how to run the tests a marker left out, for the terminal summary
+HOW_TO_RUN = {"install": "no -m runs them, or an -m naming install", "slow": "-m slow"}
+#: per marker, how many tests it left out: in the config's stash, and in an xdist worker's output to its controller
+LEFT_OUT = pytest.StashKey[dict[str, int]]()
+
+
 @pytest.hookimpl(tryfirst=True)  # before -m selects by marker
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         if _runs_a_solver_command(item):
             item.add_marker(pytest.mark.z3)
-    if "slow" in (config.getoption("markexpr") or ""):
-        return
-    slow = [item for item in items if item.get_closest_marker("slow") is not None]
-    if slow:
-        config.hook.pytest_deselected(items=slow)
-        items[:] = [item for item in items if item.get_closest_marker("slow") is None]
+    counts: dict[str, int] = {}
+    for marker in left_out(config.getoption("markexpr")):
+        out = [item for item in items if item.get_closest_marker(marker) is not None]
+        counts[marker] = len(out)
+        if out:
+            config.hook.pytest_deselected(items=out)
+            items[:] = [item for item in items if item.get_closest_marker(marker) is None]
+    config.stash[LEFT_OUT] = counts
+    if hasattr(config, "workeroutput"):  # an xdist worker: its controller prints the summary
+        config.workeroutput["left_out_by_marker"] = counts
+
+
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook, in the controller: a worker is done
+def pytest_testnodedown(node, error) -> None:  # noqa: ARG001
+    counts = getattr(node, "workeroutput", {}).get("left_out_by_marker")
+    if counts is not None:  # every worker collects the same tests: one worker's counts are the run's
+        node.config.stash[LEFT_OUT] = counts
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
+    said = "; ".join(f"{n} {m} ({HOW_TO_RUN[m]})" for m, n in config.stash.get(LEFT_OUT, {}).items() if n)
+    if said:
+        terminalreporter.write_line(f"left out by marker: {said}")
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -1,0 +1,90 @@
+"""The markers that are left out unless asked for (tests/conftest.py): `install` runs without -m and
+whenever -m names it, and is left out by an -m that does not; `slow` is left out unless -m names it.
+A pytest run of its own, in this process, with the suite's conftest and pyproject's markers, on
+three tests: one plain, one `install`, one `slow`."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+
+import pytest
+from conftest import ROOT, left_out
+
+pytest_plugins = ["pytester"]
+
+TESTS = """
+import pytest
+
+def test_plain():
+    pass
+
+@pytest.mark.install
+def test_builds():
+    pass
+
+@pytest.mark.slow
+def test_wide():
+    pass
+"""
+
+
+@pytest.fixture
+def suite(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
+    # the conftest's session fixture points the cache at a directory of the inner run's: undone after
+    monkeypatch.setenv("XIANGSHE_CACHE_DIR", os.environ.get("XIANGSHE_CACHE_DIR", str(pytester.path / "cache")))
+    ini = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["pytest"]["ini_options"]
+    markers = "\n".join(f"    {m!r}," for m in ini["markers"])
+    pytester.makepyprojecttoml(f'[tool.pytest.ini_options]\naddopts = "--strict-markers"\nmarkers = [\n{markers}\n]\n')
+    pytester.makeconftest((ROOT / "tests" / "conftest.py").read_text(encoding="utf-8"))
+    pytester.makepyfile(test_three=TESTS)
+    return pytester
+
+
+@pytest.mark.parametrize(
+    ("args", "ran", "said"),
+    [
+        ([], {"test_plain", "test_builds"}, "1 slow"),  # the default run, as CI runs it
+        (["-m", "not z3 and not browser"], {"test_plain"}, "1 install (*); 1 slow"),  # the inner loop
+        (["-m", "not z3"], {"test_plain"}, "1 install (*); 1 slow"),
+        (["-m", "install"], {"test_builds"}, "1 slow"),
+        (["-m", "not install"], {"test_plain"}, "1 slow"),
+        (["-m", "slow"], {"test_wide"}, "1 install (*)"),
+        (["-m", "slow or not slow"], {"test_plain", "test_wide"}, "1 install (*)"),
+        (["-m", "slow or not slow or install"], {"test_plain", "test_builds", "test_wide"}, None),
+    ],
+    ids=["no-m", "inner-loop", "not-z3", "install", "not-install", "slow", "slow-or-not-slow", "all"],
+)
+def test_a_marker_left_out_unless_named(suite: pytest.Pytester, args: list[str], ran: set[str], said: str) -> None:
+    result = suite.runpytest_inprocess("-p", "no:xdist", "-p", "no:cacheprovider", *args)
+    got = {r.nodeid.split("::")[-1] for r in result.reprec.getreports("pytest_runtest_logreport") if r.when == "call"}
+    assert got == ran
+    result.assert_outcomes(passed=len(ran), deselected=3 - len(ran))
+    if said is None:
+        result.stdout.no_fnmatch_line("left out by marker*")
+    else:
+        result.stdout.fnmatch_lines([f"left out by marker: {said}*"])
+
+
+def test_the_summary_line_under_xdist_comes_from_a_worker(suite: pytest.Pytester) -> None:
+    """Under pytest-xdist (the default run's -n auto) the workers select: the controller prints what
+    one of them left out, with how to run it."""
+    result = suite.runpytest_inprocess("-n", "1", "-p", "no:cacheprovider", "-m", "not z3 and not browser")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["left out by marker: 1 install (no -m runs them, or an -m naming install); 1 slow*"])
+
+
+@pytest.mark.parametrize(
+    ("markexpr", "out"),
+    [
+        (None, ["slow"]),
+        ("", ["slow"]),
+        ("not z3 and not browser", ["install", "slow"]),
+        ("installs", ["install", "slow"]),  # a longer name is not the marker's
+        ("not slowly", ["install", "slow"]),
+        ("(install)", ["slow"]),
+        ("slow and not install", []),
+    ],
+)
+def test_an_expression_names_a_marker_as_a_word(markexpr: str | None, out: list[str]) -> None:
+    assert left_out(markexpr) == out
