@@ -17,14 +17,34 @@ The terminal summary says how many tests each left out and how to run them."""
 
 from __future__ import annotations
 
+import atexit
 import os
 import re
+import shutil
+import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+#: the run's bytecode directory for the processes its tests start (see _started_processes_keep_bytecode)
+PYC_DIR = "XIANGSHE_TESTS_PYCACHE"
+
+
+def _a_bytecode_directory_for_the_run() -> None:
+    """Made once, by the run's first process (the xdist controller, or the only process), removed at
+    its end; the workers inherit its name in the environment."""
+    if os.environ.get(PYC_DIR) or not sys.flags.dont_write_bytecode or os.environ.get("PYTHONPYCACHEPREFIX"):
+        return
+    os.environ[PYC_DIR] = tempfile.mkdtemp(prefix="xiangshe-tests-pyc-")
+    atexit.register(shutil.rmtree, os.environ[PYC_DIR], ignore_errors=True)
+
+
+_a_bytecode_directory_for_the_run()
 
 settings.register_profile(
     "ci",
@@ -114,6 +134,19 @@ def _own_cache_of_derived_artefacts(tmp_path_factory: pytest.TempPathFactory) ->
     """The suite (and the processes it starts) keep the derived artefacts (domain/cache.py) in a
     directory of their own, not in the user's cache."""
     os.environ["XIANGSHE_CACHE_DIR"] = str(tmp_path_factory.mktemp("xiangshe-cache"))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _started_processes_keep_bytecode() -> None:
+    """Where PYTHONDONTWRITEBYTECODE is set, each `python -m xiangshe …` a test starts would compile
+    the package from its source again (a third of a plain `check`'s CPU). The processes the tests
+    start write and read their bytecode in the run's own directory instead (PYTHONPYCACHEPREFIX):
+    compiled once per run, and nothing written beside the sources. The test processes themselves
+    are left as they are: a prefix takes every module's bytecode there, the installed packages'
+    too, and a worker would compile pytest, z3 and the rest again on each run."""
+    if os.environ.get(PYC_DIR):
+        os.environ["PYTHONPYCACHEPREFIX"] = os.environ[PYC_DIR]
+        os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
 @pytest.fixture(autouse=True)
