@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import os
 import tomllib
+from types import SimpleNamespace
 
+import conftest
 import pytest
 from conftest import ROOT, left_out
 
@@ -27,6 +29,16 @@ def test_builds():
 def test_wide():
     pass
 """
+
+
+class Item:
+    """What the conftest's selection reads of a collected test: its markers (and its params)."""
+
+    def __init__(self, marker: str | None) -> None:
+        self.marker = marker
+
+    def get_closest_marker(self, name: str) -> object | None:
+        return object() if name == self.marker else None
 
 
 @pytest.fixture
@@ -66,12 +78,35 @@ def test_a_marker_left_out_unless_named(suite: pytest.Pytester, args: list[str],
         result.stdout.fnmatch_lines([f"left out by marker: {said}*"])
 
 
-def test_the_summary_line_under_xdist_comes_from_a_worker(suite: pytest.Pytester) -> None:
-    """Under pytest-xdist (the default run's -n auto) the workers select: the controller prints what
-    one of them left out, with how to run it."""
-    result = suite.runpytest_inprocess("-n", "1", "-p", "no:cacheprovider", "-m", "not z3 and not browser")
-    result.assert_outcomes(passed=1)
-    result.stdout.fnmatch_lines(["left out by marker: 1 install (no -m runs them, or an -m naming install); 1 slow*"])
+def test_under_xdist_the_controller_prints_what_a_worker_left_out() -> None:
+    """Under pytest-xdist (the default run's -n auto) the workers select: each puts its counts in its
+    output to the controller, which prints them once in its summary."""
+    config = SimpleNamespace(stash=pytest.Stash())  # the controller's
+    for worker in ("gw0", "gw1"):
+        node = SimpleNamespace(gateway=SimpleNamespace(id=worker), config=config, workeroutput={})
+        worker_config = SimpleNamespace(
+            stash=pytest.Stash(),
+            workeroutput=node.workeroutput,  # what xdist sends the controller when the worker is done
+            getoption=lambda _: "not z3",
+            hook=SimpleNamespace(pytest_deselected=lambda items: None),  # noqa: ARG005
+        )
+        items = [Item("install"), Item("slow"), Item(None)]
+        conftest.pytest_collection_modifyitems(worker_config, items)
+        assert [i.marker for i in items] == [None]
+        conftest.pytest_testnodedown(node, None)
+    lines: list[str] = []
+    conftest.pytest_terminal_summary(SimpleNamespace(write_line=lines.append), config)
+    assert lines == ["left out by marker: 1 install (no -m runs them, or an -m naming install); 1 slow (-m slow)"]
+
+
+@pytest.mark.xdist_group("markers")
+def test_xdist_groups_the_tests_of_an_xdist_group(request: pytest.FixtureRequest) -> None:
+    """The default run sends the tests of an xdist_group to one worker (--dist loadgroup), so that
+    a fixture the group shares is made once: pytest-xdist marks them in their node ids, which a
+    pytest it cannot do this with leaves as they are (pyproject's pin)."""
+    if not getattr(request.config.option, "loadgroup", False):
+        pytest.skip("not an xdist worker under --dist loadgroup")
+    assert request.node.nodeid.endswith("@markers")
 
 
 @pytest.mark.parametrize(
