@@ -99,11 +99,34 @@ HOW_TO_RUN = {"install": "no -m runs them, or an -m naming install", "slow": "-m
 LEFT_OUT = pytest.StashKey[dict[str, int]]()
 
 
+#: the test modules whose every test is marked z3 (by their pytestmark): an -m expression that rules z3
+#: out does not even collect them (each xdist worker would import them and make their thousands of
+#: tests, only to deselect them); a run that collects them fails if one of their tests is not marked z3
+SOLVER_MODULES = frozenset({"test_differential.py", "test_mutation.py", "test_search.py", "test_templates.py"})
+
+
+def rules_out(markexpr: str | None, marker: str) -> bool:
+    """Whether no test marked `marker` can match the -m expression, whatever its other markers: the
+    expression is a plain conjunction (no `or`, no parentheses) with `not MARKER` among its terms."""
+    expr = markexpr or ""
+    if re.search(r"\bor\b|[()]", expr):
+        return False
+    return any(term.split() == ["not", marker] for term in re.split(r"\band\b", expr))
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    if collection_path.name in SOLVER_MODULES and rules_out(config.getoption("markexpr"), "z3"):
+        return True
+    return None  # pytest decides
+
+
 @pytest.hookimpl(tryfirst=True)  # before -m selects by marker
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         if _runs_a_solver_command(item):
             item.add_marker(pytest.mark.z3)
+        if item.path.name in SOLVER_MODULES and item.get_closest_marker("z3") is None:
+            raise pytest.UsageError(f"{item.nodeid} is not marked z3, but its module is in conftest's SOLVER_MODULES")
     counts: dict[str, int] = {}
     for marker in left_out(config.getoption("markexpr")):
         out = [item for item in items if item.get_closest_marker(marker) is not None]

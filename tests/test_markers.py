@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import os
 import tomllib
+from pathlib import Path
 from types import SimpleNamespace
 
 import conftest
 import pytest
-from conftest import ROOT, left_out
+from conftest import ROOT, left_out, rules_out
 
 pytest_plugins = ["pytester"]
 
@@ -33,6 +34,8 @@ def test_wide():
 
 class Item:
     """What the conftest's selection reads of a collected test: its markers (and its params)."""
+
+    path = Path("test_x.py")
 
     def __init__(self, marker: str | None) -> None:
         self.marker = marker
@@ -123,3 +126,34 @@ def test_xdist_groups_the_tests_of_an_xdist_group(request: pytest.FixtureRequest
 )
 def test_an_expression_names_a_marker_as_a_word(markexpr: str | None, out: list[str]) -> None:
     assert left_out(markexpr) == out
+
+
+@pytest.mark.parametrize(
+    ("markexpr", "out"),
+    [
+        ("not z3 and not browser", True),
+        ("not browser and not  z3", True),
+        ("not z3", True),
+        (None, False),
+        ("z3", False),
+        ("not z3 or slow", False),  # a z3 test marked slow matches
+        ("not (z3 and browser)", False),
+        ("not z3x and not browser", False),
+        ("not browser", False),
+    ],
+)
+def test_an_expression_rules_a_marker_out_only_when_no_test_carrying_it_can_match(markexpr, out) -> None:
+    assert rules_out(markexpr, "z3") is out
+
+
+def test_the_solver_modules_are_not_collected_when_z3_is_ruled_out(suite: pytest.Pytester) -> None:
+    """A module of SOLVER_MODULES is not even imported under an -m that rules z3 out; collected,
+    one of its tests without the z3 marker stops the run (the list cannot drift from the modules)."""
+    suite.makepyfile(test_search="import pytest\n\ndef test_unmarked():\n    pass\n")
+    result = suite.runpytest_inprocess("-p", "no:xdist", "-m", "not z3 and not browser")
+    result.assert_outcomes(passed=1, deselected=2)  # test_three's plain test; test_search's not collected
+    result = suite.runpytest_inprocess("-p", "no:xdist", "-m", "not browser")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*test_search.py::test_unmarked is not marked z3*SOLVER_MODULES*"])
+    suite.makepyfile(test_search="import pytest\n\npytestmark = pytest.mark.z3\n\ndef test_marked():\n    pass\n")
+    suite.runpytest_inprocess("-p", "no:xdist", "-m", "not browser").assert_outcomes(passed=2, deselected=2)
