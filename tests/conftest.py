@@ -4,8 +4,9 @@
 Markers (declared in pyproject): `z3` — the test calls the solver (in this process or in a
 subprocess); `browser` — it runs headless Chromium; `install` — it builds the package or installs
 it into an environment of its own (the wheel, pre-commit's hook environment); `slow` — the full
-breadth beyond the default sample. A test not marked `z3` that calls the solver in this process
-fails: the marker cannot drift from what the test does, so `-m "not z3"` runs without it.
+breadth beyond the default sample. A test not marked `z3` that calls the solver in this process,
+or one of whose fixtures (of any scope) does, fails: the marker cannot drift from what the test
+does, so `-m "not z3"` runs without it.
 
 Two markers are left out unless asked for (tests/test_markers.py holds this):
 - `install` runs in the default run (no `-m`: CI keeps it) and whenever the `-m` expression names
@@ -23,6 +24,7 @@ import re
 import shutil
 import sys
 import tempfile
+from collections.abc import Generator
 from pathlib import Path
 
 import pytest
@@ -187,16 +189,36 @@ def update_golden(request: pytest.FixtureRequest) -> bool:
     return bool(request.config.getoption("--update-golden"))
 
 
-@pytest.fixture(autouse=True)
-def _solver_only_under_the_z3_marker(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
-    if request.node.get_closest_marker("z3") is not None:
-        return
+#: the test being run (set before its fixtures are made, cleared after its teardown)
+_RUNNING: list[pytest.Item] = []
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, None, None]:
+    _RUNNING[:] = [item]
+    try:
+        yield
+    finally:
+        _RUNNING.clear()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _solver_only_under_the_z3_marker() -> Generator[None, None, None]:
+    """The solver refuses to run for a test not marked z3: in the test, and in every fixture made for
+    it, whatever its scope (a module's fixture is made for the first test of the module that uses
+    it, before that test's own fixtures)."""
     import z3
 
-    def refuse(*_args: object, **_kwargs: object) -> None:
-        raise AssertionError(f"{request.node.nodeid} calls the z3 solver: mark it @pytest.mark.z3")
+    check = z3.Solver.check
 
-    monkeypatch.setattr(z3.Solver, "check", refuse)
+    def guarded(*args: object, **kwargs: object) -> object:
+        if _RUNNING and _RUNNING[0].get_closest_marker("z3") is None:
+            raise AssertionError(f"{_RUNNING[0].nodeid} calls the z3 solver (or a fixture of it does): mark it z3")
+        return check(*args, **kwargs)
+
+    z3.Solver.check = guarded
+    yield
+    z3.Solver.check = check
 
 
 # -- data read by many modules, loaded once per session ------------------------------------------

@@ -157,3 +157,26 @@ def test_the_solver_modules_are_not_collected_when_z3_is_ruled_out(suite: pytest
     result.stderr.fnmatch_lines(["*test_search.py::test_unmarked is not marked z3*SOLVER_MODULES*"])
     suite.makepyfile(test_search="import pytest\n\npytestmark = pytest.mark.z3\n\ndef test_marked():\n    pass\n")
     suite.runpytest_inprocess("-p", "no:xdist", "-m", "not browser").assert_outcomes(passed=2, deselected=2)
+
+
+def test_the_solver_refuses_a_test_not_marked_z3_and_the_fixtures_made_for_it(suite: pytest.Pytester) -> None:
+    suite.makepyfile(
+        test_solver="""
+        import pytest
+        import z3
+
+        @pytest.fixture(scope="module")
+        def solved():
+            return z3.Solver().check()
+
+        def test_calls_it():
+            z3.Solver().check()
+
+        def test_a_module_fixture_calls_it(solved):
+            pass
+        """
+    )
+    result = suite.runpytest_inprocess("-p", "no:xdist", "test_solver.py")
+    result.assert_outcomes(failed=1, errors=1)  # (a test marked z3 may: the z3 tests of the default run)
+    result.stdout.fnmatch_lines(["*test_a_module_fixture_calls_it calls the z3*"])  # (errors come first)
+    result.stdout.fnmatch_lines(["*test_calls_it calls the z3 solver*"])
