@@ -6,7 +6,7 @@ subprocess); `browser` — it runs headless Chromium; `install` — it builds th
 it into an environment of its own (the wheel, pre-commit's hook environment); `slow` — the full
 breadth beyond the default sample. A test not marked `z3` that calls the solver in this process,
 or one of whose fixtures (of any scope) does, fails: the marker cannot drift from what the test
-does, so `-m "not z3"` runs without it.
+does, so `-m "not z3"` runs without it (and does not even collect the modules in SOLVER_MODULES).
 
 Two markers are left out unless asked for (tests/test_markers.py holds this):
 - `install` runs in the default run (no `-m`: CI keeps it) and whenever the `-m` expression names
