@@ -3,8 +3,8 @@ starts: xdist's workers, the commands the tests run), and per test file the sum 
 times (benchmarks/cpu_per_test.py) and of their durations.
 
     python benchmarks/suite.py                                  # the default run, on every core
-    python benchmarks/suite.py -- -m "not z3 and not browser and not install"  # the inner loop
-    python benchmarks/suite.py --collect-only -- -m "not z3 and not browser and not install"
+    python benchmarks/suite.py -- -m "not z3 and not browser"  # the inner loop (no install tests)
+    python benchmarks/suite.py --collect-only -- -m "not z3 and not browser"
 
 Arguments after `--` go to pytest (after the pyproject's addopts: `-n 2` overrides `-n auto`). The
 durations count the time a test waited for a core: under load, read the CPU columns, and say the

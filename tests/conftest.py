@@ -3,22 +3,50 @@
 
 Markers (declared in pyproject): `z3` — the test calls the solver (in this process or in a
 subprocess); `browser` — it runs headless Chromium; `install` — it builds the package or installs
-it into an environment of its own (the wheel, pre-commit's hook environment): the inner loop,
-`-m "not z3 and not browser and not install"`, leaves it to the default run; `slow` — the full
-breadth beyond the default sample, deselected unless the `-m` expression names it (`pytest -m slow`;
-`-m "slow or not slow"` runs everything; `-m "not z3"` leaves it out). A test not marked `z3` that
-calls the solver in this process fails: the marker cannot drift from what the test does, so
-`-m "not z3"` runs without it."""
+it into an environment of its own (the wheel, pre-commit's hook environment); `slow` — the full
+breadth beyond the default sample. A test not marked `z3` that calls the solver in this process,
+or one of whose fixtures (of any scope) does, fails: the marker cannot drift from what the test
+does, so `-m "not z3"` runs without it (and does not even collect the modules in SOLVER_MODULES).
+
+Two markers are left out unless asked for (tests/test_markers.py holds this):
+- `install` runs in the default run (no `-m`: CI keeps it) and whenever the `-m` expression names
+  it (`-m install`, `-m "install or not install"`); an `-m` expression that does not name it leaves
+  it out, so the inner loop is plainly `-m "not z3 and not browser"`.
+- `slow` is left out unless the `-m` expression names it, the default run included (`-m slow`;
+  `-m "not z3"` leaves it out). `-m "slow or not slow or install"` runs everything.
+The terminal summary says how many tests each left out and how to run them."""
 
 from __future__ import annotations
 
+import atexit
 import os
+import re
+import shutil
+import sys
+import tempfile
+from collections.abc import Generator
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+#: the run's bytecode directory for the processes its tests start (see _started_processes_keep_bytecode)
+PYC_DIR = "XIANGSHE_TESTS_PYCACHE"
+
+
+def _a_bytecode_directory_for_the_run() -> None:
+    """Made once, by the run's first process (the xdist controller, or the only process), removed at
+    its end; the workers inherit its name in the environment."""
+    if os.environ.get(PYC_DIR) or not sys.flags.dont_write_bytecode or os.environ.get("PYTHONPYCACHEPREFIX"):
+        return
+    os.environ[PYC_DIR] = tempfile.mkdtemp(prefix="xiangshe-tests-pyc-")
+    atexit.register(shutil.rmtree, os.environ[PYC_DIR], ignore_errors=True)
+
+
+_a_bytecode_directory_for_the_run()
 
 settings.register_profile(
     "ci",
@@ -55,17 +83,75 @@ def _runs_a_solver_command(item: pytest.Item) -> bool:
     return any(isinstance(v, (tuple, list)) and v[:1] and v[0] in SOLVER_COMMANDS for v in params.values())
 
 
+def names(markexpr: str, marker: str) -> bool:
+    """Whether the `-m` expression names the marker (a word of it, not a part of a longer name)."""
+    return re.search(rf"(?<!\w){re.escape(marker)}(?!\w)", markexpr) is not None
+
+
+def left_out(markexpr: str | None) -> list[str]:
+    """The markers whose tests are deselected under this `-m` expression (None or "": no -m):
+    `slow` unless the expression names it; `install` when an expression is given that does not."""
+    expr = markexpr or ""
+    return [m for m in ("install", "slow") if not names(expr, m) and (expr or m == "slow")]
+
+
+#: how to run the tests a marker left out, for the terminal summary
+HOW_TO_RUN = {"install": "no -m runs them, or an -m naming install", "slow": "-m slow"}
+#: per marker, how many tests it left out: in the config's stash, and in an xdist worker's output to its controller
+LEFT_OUT = pytest.StashKey[dict[str, int]]()
+
+
+#: the test modules whose every test is marked z3 (by their pytestmark): an -m expression that rules z3
+#: out does not even collect them (each xdist worker would import them and make their thousands of
+#: tests, only to deselect them); a run that collects them fails if one of their tests is not marked z3
+SOLVER_MODULES = frozenset({"test_differential.py", "test_mutation.py", "test_search.py", "test_templates.py"})
+
+
+def rules_out(markexpr: str | None, marker: str) -> bool:
+    """Whether no test marked `marker` can match the -m expression, whatever its other markers: the
+    expression is a plain conjunction (no `or`, no parentheses) with `not MARKER` among its terms."""
+    expr = markexpr or ""
+    if re.search(r"\bor\b|[()]", expr):
+        return False
+    return any(term.split() == ["not", marker] for term in re.split(r"\band\b", expr))
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    if collection_path.name in SOLVER_MODULES and rules_out(config.getoption("markexpr"), "z3"):
+        return True
+    return None  # pytest decides
+
+
 @pytest.hookimpl(tryfirst=True)  # before -m selects by marker
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         if _runs_a_solver_command(item):
             item.add_marker(pytest.mark.z3)
-    if "slow" in (config.getoption("markexpr") or ""):
-        return
-    slow = [item for item in items if item.get_closest_marker("slow") is not None]
-    if slow:
-        config.hook.pytest_deselected(items=slow)
-        items[:] = [item for item in items if item.get_closest_marker("slow") is None]
+        if item.path.name in SOLVER_MODULES and item.get_closest_marker("z3") is None:
+            raise pytest.UsageError(f"{item.nodeid} is not marked z3, but its module is in conftest's SOLVER_MODULES")
+    counts: dict[str, int] = {}
+    for marker in left_out(config.getoption("markexpr")):
+        out = [item for item in items if item.get_closest_marker(marker) is not None]
+        counts[marker] = len(out)
+        if out:
+            config.hook.pytest_deselected(items=out)
+            items[:] = [item for item in items if item.get_closest_marker(marker) is None]
+    config.stash[LEFT_OUT] = counts
+    if hasattr(config, "workeroutput"):  # an xdist worker: its controller prints the summary
+        config.workeroutput["left_out_by_marker"] = counts
+
+
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook, in the controller: a worker is done
+def pytest_testnodedown(node, error) -> None:  # noqa: ARG001
+    counts = getattr(node, "workeroutput", {}).get("left_out_by_marker")
+    if counts is not None:  # every worker collects the same tests: one worker's counts are the run's
+        node.config.stash[LEFT_OUT] = counts
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
+    said = "; ".join(f"{n} {m} ({HOW_TO_RUN[m]})" for m, n in config.stash.get(LEFT_OUT, {}).items() if n)
+    if said:
+        terminalreporter.write_line(f"left out by marker: {said}")
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -73,6 +159,19 @@ def _own_cache_of_derived_artefacts(tmp_path_factory: pytest.TempPathFactory) ->
     """The suite (and the processes it starts) keep the derived artefacts (domain/cache.py) in a
     directory of their own, not in the user's cache."""
     os.environ["XIANGSHE_CACHE_DIR"] = str(tmp_path_factory.mktemp("xiangshe-cache"))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _started_processes_keep_bytecode() -> None:
+    """Where PYTHONDONTWRITEBYTECODE is set, each `python -m xiangshe …` a test starts would compile
+    the package from its source again (a third of a plain `check`'s CPU). The processes the tests
+    start write and read their bytecode in the run's own directory instead (PYTHONPYCACHEPREFIX):
+    compiled once per run, and nothing written beside the sources. The test processes themselves
+    are left as they are: a prefix takes every module's bytecode there, the installed packages'
+    too, and a worker would compile pytest, z3 and the rest again on each run."""
+    if os.environ.get(PYC_DIR):
+        os.environ["PYTHONPYCACHEPREFIX"] = os.environ[PYC_DIR]
+        os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
 @pytest.fixture(autouse=True)
@@ -90,16 +189,36 @@ def update_golden(request: pytest.FixtureRequest) -> bool:
     return bool(request.config.getoption("--update-golden"))
 
 
-@pytest.fixture(autouse=True)
-def _solver_only_under_the_z3_marker(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
-    if request.node.get_closest_marker("z3") is not None:
-        return
+#: the test being run (set before its fixtures are made, cleared after its teardown)
+_RUNNING: list[pytest.Item] = []
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, None, None]:
+    _RUNNING[:] = [item]
+    try:
+        yield
+    finally:
+        _RUNNING.clear()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _solver_only_under_the_z3_marker() -> Generator[None, None, None]:
+    """The solver refuses to run for a test not marked z3: in the test, and in every fixture made for
+    it, whatever its scope (a module's fixture is made for the first test of the module that uses
+    it, before that test's own fixtures)."""
     import z3
 
-    def refuse(*_args: object, **_kwargs: object) -> None:
-        raise AssertionError(f"{request.node.nodeid} calls the z3 solver: mark it @pytest.mark.z3")
+    check = z3.Solver.check
 
-    monkeypatch.setattr(z3.Solver, "check", refuse)
+    def guarded(*args: object, **kwargs: object) -> object:
+        if _RUNNING and _RUNNING[0].get_closest_marker("z3") is None:
+            raise AssertionError(f"{_RUNNING[0].nodeid} calls the z3 solver (or a fixture of it does): mark it z3")
+        return check(*args, **kwargs)
+
+    z3.Solver.check = guarded
+    yield
+    z3.Solver.check = check
 
 
 # -- data read by many modules, loaded once per session ------------------------------------------

@@ -3,6 +3,7 @@ on a batch where at least 30% of the traces break it (skipped without pm4py: the
 
 from __future__ import annotations
 
+import importlib.util
 import itertools
 import random
 import sys
@@ -10,8 +11,15 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("pm4py")
-pytest.importorskip("pandas")
+# pm4py is imported by the tests that use it, not at collection: each xdist worker collects every
+# module, and pm4py's import alone costs more than a second; one worker runs these tests (and makes
+# `prep` once)
+pytestmark = [
+    pytest.mark.skipif(
+        not all(importlib.util.find_spec(m) for m in ("pm4py", "pandas")), reason="pm4py and pandas: the bench extra"
+    ),
+    pytest.mark.xdist_group("pm4py"),
+]
 if str(Path(__file__).resolve().parents[1]) not in sys.path:  # `pytest` as well as `python -m pytest`
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 

@@ -35,11 +35,18 @@ def test_target_refuses_what_names_no_rule_in_force_with_a_hint() -> None:
         target("bu-guan-bu-shi", [r for r in RULES if r is not RULE])  # not under these readings
 
 
+def solved(test):
+    """The tests of what z3 found (the module's fixtures search with it): marked z3, and grouped so that
+    one worker makes the fixtures, once."""
+    return pytest.mark.z3(pytest.mark.xdist_group("counterexample-policy")(test))
+
+
 @pytest.fixture(scope="module")
 def shortest() -> Counterexample:
     return counterexample(RULE, RULES, READINGS, 12)
 
 
+@solved
 def test_z3s_counterexample_is_the_shortest_and_breaks_only_the_rule(shortest: Counterexample) -> None:
     assert isinstance(shortest.outcome, search.Refuted)
     assert shortest.found and shortest.shortest and shortest.source is None and shortest.exit_code == 1
@@ -53,6 +60,7 @@ def bundled_one() -> Counterexample:
     return counterexample(RULE, RULES, READINGS, 1)  # z3 finds none of 1 step
 
 
+@solved
 def test_with_none_from_z3_a_bundled_example_is_the_counterexample(bundled_one: Counterexample) -> None:
     assert isinstance(bundled_one.outcome, search.Exhausted)
     assert bundled_one.found and not bundled_one.shortest and bundled_one.exit_code == 1
@@ -78,6 +86,7 @@ def test_with_no_example_either_there_is_none_and_the_exit_says_so(monkeypatch: 
     assert gave_up.exit_code == 3
 
 
+@solved
 def test_the_json_document_keeps_its_fields_and_their_order(
     shortest: Counterexample, bundled_one: Counterexample
 ) -> None:
@@ -92,6 +101,7 @@ def test_the_json_document_keeps_its_fields_and_their_order(
     assert json.loads(counterexample_output(bundled_one, "json")) == counterexample_json(bundled_one)
 
 
+@solved
 def test_the_text_says_where_a_counterexample_comes_from(bundled_one: Counterexample) -> None:
     text = counterexample_output(bundled_one, "text", "saved.trace")
     first, second = text.splitlines()[:2]
@@ -101,6 +111,7 @@ def test_the_text_says_where_a_counterexample_comes_from(bundled_one: Counterexa
     assert len(none.splitlines()) == 1 and RULE.id in none
 
 
+@solved
 def test_the_saved_file_says_what_it_is_and_checks_to_the_rule(
     shortest: Counterexample, bundled_one: Counterexample
 ) -> None:
