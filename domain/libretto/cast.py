@@ -179,8 +179,8 @@ class Cast:
     @property
     def zhongbin_zhang(self) -> list[str]:
         """The 众宾之长, 「众宾之长升拜受者三人」 (L38): the only 众宾 with mats (席2–4, 「众宾之席，继而西」),
-        hence the only ones who go up to them (「众宾皆升，就席」 L42, L54). 贾疏 on 每一人献则荐诸其席:
-        「此還據堂上三人有席者」; on 众宾辩有脯醢: 「還據堂下無席者」."""
+        hence the only ones who go up to them (「众宾皆升，就席」 L42, L54). 敖继公 on L5: 「衆賔亦衆賔之長三人
+        也」; 贾疏 on 每一人献则荐诸其席: 「此還據堂上三人有席者」; on 众宾辩有脯醢: 「還據堂下無席者」."""
         return self.zhongbin[:3]
 
     @property
