@@ -208,14 +208,14 @@ def test_a_place_relative_to_someone_is_taken_at_his_mat() -> None:
 
     mats = plan.places["席前"].roles
     where = {
-        line: event_point(trace, *by_line[line][:1], plan, "序", by_line[line][1]) for line in (188, 281, 600, 2087)
+        line: event_point(trace, *by_line[line][:1], plan, "序", by_line[line][1]) for line in (188, 281, 592, 2071)
     }
-    assert [by_line[n][0].render() for n in (188, 281, 600)] == [
+    assert [by_line[n][0].render() for n in (188, 281, 592)] == [
         "主人 实 爵1 at=席前",
         "宾 实 爵1 at=席前",
         "主人 实 爵2 at=席前",
     ]
-    assert where == {188: mats["宾"], 281: mats["主人"], 600: mats["大夫"], 2087: mats["主人"]}
+    assert where == {188: mats["宾"], 281: mats["主人"], 592: mats["大夫"], 2071: mats["主人"]}
 
 
 def test_the_marks_lie_under_the_lintel_in_a_xiang() -> None:

@@ -177,18 +177,27 @@ class Cast:
         return [w for p in self.pairs[3:] for w in p.both if not self.is_zun(w)]
 
     @property
+    def zhongbin_zhang(self) -> list[str]:
+        """The 众宾之长, 「众宾之长升拜受者三人」 (L38): the only 众宾 with mats (席2–4, 「众宾之席，继而西」),
+        hence the only ones who go up to them (「众宾皆升，就席」 L42, L54). 敖继公 on L5: 「衆賔亦衆賔之長三人
+        也」; 贾疏 on 每一人献则荐诸其席: 「此還據堂上三人有席者」; on 众宾辩有脯醢: 「還據堂下無席者」."""
+        return self.zhongbin[:3]
+
+    @property
     def zhongbin_below(self) -> list[str]:
-        """The 众宾 who stay below once the archery is over: those beyond the three 长 (the only ones
-        with mats, 席2–4) who came down to shoot. 「辩拾取矢，揖，皆升就席」 (L203) takes up the 宾, the
-        大夫 and the 三宾 only: 郑注 「謂賓大夫及衆賓也…三耦及弟子自若畱下」, 贾疏 「衆賓則三賓也」, 张尔岐
-        「衆賔謂堂上三賔」, 敖继公 「揖皆升就席謂衆賔三人也…三人旣升則餘人以次立於西方」. They are among
-        those below whom the 旅酬 reaches (「辩，遂酬在下者；皆升」, L213)."""
-        return [z for z in self.zhongbin[3:] if z in self.shooters]
+        """The 众宾 beyond the three 长: they have no mats and stand below from the 献 on. They go up to
+        receive the cup without bowing and come back down (张尔岐 on 众宾皆不拜受爵 「亦升受但不拜」; 郑注 on
+        众宾辩有脯醢 「薦於其位」, 张尔岐 「堂下之位」); 「众宾皆升，就席」 (L42, L54) takes up the 长 only
+        (敖继公 on L54 「衆賔其長三人也」); those who shoot go to 堂西 without coming down (敖继公 on L117
+        「堂下之衆賔皆從之」), stay below after the archery (L203: 郑注 「三耦及弟子自若畱下」, 贾疏 「衆賓則三賓
+        也」, 敖继公 「三人旣升則餘人以次立於西方」) and are among those below whom the 旅酬 reaches
+        (「辩，遂酬在下者；皆升」, L213)."""
+        return self.zhongbin[3:]
 
     @property
     def zhongbin_hall(self) -> list[str]:
-        """The 众宾 on the hall after the archery: all but `zhongbin_below`."""
-        return [z for z in self.zhongbin if z not in self.zhongbin_below]
+        """The 众宾 on the hall: the three 长 (`zhongbin_zhang`)."""
+        return self.zhongbin_zhang
 
     def items(self, name: str) -> dict[str, str]:
         """The instances a 遵者 is served with in Φ10 (爵, 荐, 俎, 肺, 席), for later phases to use.

@@ -17,8 +17,8 @@ from xiangshe.domain.dataclass import dataclass
 #: guests go up (郑注 on L203 「三耦及弟子自若畱下」): the 获者 (郑注 「獲者亦弟子也」, 贾疏 「由西方是賓黨弟子可知」,
 #: 敖继公 「獲者與釋獲者皆賔之弟子」), the 三耦 and the 弟子 who serve, the 有司 who hand out the bows
 #: (郑注 「有司弟子納射器者也」) and the 胜者之弟子. In order of age (齿): the 乐正 among the grown men,
-#: the 弟子, the young, after him (their order among themselves is free); the 众宾 who stay below after
-#: the archery (cast.zhongbin_below) come before the 乐正 (after.j2). Not pledged: the host's
+#: the 弟子, the young, after him (their order among themselves is free); the 众宾 below, those beyond
+#: the three 长 (cast.zhongbin_below), come before the 乐正 (after.j2). Not pledged: the host's
 #: officers (郑注 citing the 鄉飲酒記 「主人之贊者…不與，無算爵然後與」; the 司射 is 「主人之吏」, he waits
 #: for the 无算爵); nor those whose party no source settles (the 释获者, 宾党 only for 敖继公; the
 #: 执算者; the 相者, 弟子 for 贾疏 but the 工's own for 吴廷华; the 笙).
