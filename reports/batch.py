@@ -2,10 +2,13 @@
 order the stagings were named, as each is done.
 
 Each staging is read, checked, linted (the selection and the inline suppressions) and rendered in
-a worker process (constraints/workers.py: the rulebook is loaded once per worker), which sends back
-its part of the report and a `Tally` of it; this process writes the parts in input order as soon as
-each and all before it are done, and keeps only the tally (counts, the scopes' union, the first few
-scopes): never a staging's result once it is written. A file that cannot be read has its located
+one of N processes: N - 1 workers (constraints/workers.py: the rulebook is loaded once per worker),
+given a few chunks of stagings each in advance, and this one, which checks the next chunk itself
+whenever the first one it has to write is still in a worker's hands. A worker sends back each
+staging's part of the report and one `Tally` of its chunk (the rules reached, sent once a chunk);
+this process writes the parts in input order as soon as each and all before it are done, and keeps
+only the tally (counts, the scopes' union, the first few scopes): never a staging's result once it
+is written. A file that cannot be read has its located
 errors written on stderr in its place. What is written is, byte for byte, what `check` writes of the
 whole batch at once (reports/outputs.py), whatever the number of processes:
 
@@ -22,6 +25,7 @@ checked in the workers), as they always were.
 from __future__ import annotations
 
 import sys
+from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
@@ -33,6 +37,8 @@ from xiangshe.domain.visible import visible
 from xiangshe.reports.tally import Tally
 
 if TYPE_CHECKING:
+    from multiprocessing.pool import AsyncResult, Pool
+
     from xiangshe.constraints.lint import Outcome
     from xiangshe.constraints.rulebook import Rule
     from xiangshe.constraints.select import Selection
@@ -41,6 +47,7 @@ if TYPE_CHECKING:
 STREAMED = ("text", "json", "github")  # the formats written staging by staging
 PER_WORKER = 16  # a worker costs about as much to start as checking this many stagings
 CHUNK = 8  # stagings sent to a worker at once (fewer when the batch is small)
+AHEAD = 3  # chunks given to each worker in advance
 
 
 @dataclass(frozen=True)
@@ -61,13 +68,14 @@ class Done(NamedTuple):
     not be read, its located input errors (written on stderr in its place)."""
 
     part: str | None
-    tally: Tally
+    tally: Tally | None  # None: counted in a later one's (a worker's chunk sends one tally)
     errors: str | None
 
 
 def processes(sources: Sequence[Source], jobs: int) -> int:
-    """How many worker processes check `sources` (0 or 1: this one does): at most `jobs`, one per
-    PER_WORKER stagings; none when standard input is among them (it is this process's to read)."""
+    """How many processes check `sources`, this one among them (0 or 1: this one alone): at most
+    `jobs`, one per PER_WORKER stagings; this one alone when standard input is among them (it is
+    this process's to read)."""
     if any(s.is_stdin for s in sources):
         return 1
     return min(jobs, len(sources) // PER_WORKER)
@@ -77,18 +85,41 @@ def checked(sources: Sequence[Source], settings: Settings, rules: Sequence[Rule]
     """For each source, in order, as it is done: a `Done` (or, with no format, its Result; None if
     it could not be read: input errors are not sent between processes)."""
     n = processes(sources, jobs)
-    if n <= 1:
-        _state.update(_state_of(settings, rules))
-        try:
+    _state.update(_state_of(settings, rules))  # this process checks stagings too
+    try:
+        if n <= 1:
             yield from map(_one, sources)
-        finally:
-            _state.clear()
-        return
-    from xiangshe.constraints.workers import pool
+            return
+        from xiangshe.constraints.workers import pool
 
-    chunk = max(1, min(CHUNK, len(sources) // (n * 4)))
-    with pool(n, _start, (settings,)) as workers:
-        yield from workers.imap(_one, sources, chunk)
+        size = max(1, min(CHUNK, len(sources) // (n * 4)))
+        with pool(n - 1, _start, (settings,)) as workers:
+            yield from _shared(workers, n - 1, [sources[i : i + size] for i in range(0, len(sources), size)])
+    finally:
+        _state.clear()
+
+
+def _shared(workers: Pool, n: int, chunks: list[Sequence[Source]]) -> Iterator:
+    """The chunks' stagings, in order, checked by `n` workers and by this process: the workers are
+    kept AHEAD chunks each in advance, and this process checks the next chunk itself whenever the
+    first one not yet written is still in a worker's hands (rather than wait for it). What is done
+    and not yet written is a few chunks at most."""
+    todo = deque(chunks)
+    queue: deque[AsyncResult | list] = deque()  # in input order: a worker's chunk, or one checked here
+    sent = 0  # the workers' chunks in the queue
+    while todo or queue:
+        while todo and sent < AHEAD * n:
+            queue.append(workers.apply_async(_many, (todo.popleft(),)))
+            sent += 1
+        head = queue[0]
+        if isinstance(head, list) or head.ready() or not todo or len(queue) > 2 * AHEAD * n:
+            queue.popleft()
+            if not isinstance(head, list):
+                sent -= 1
+                head = head.get()
+            yield from head
+        else:
+            queue.append(list(map(_one, todo.popleft())))
 
 
 def results(
@@ -135,7 +166,8 @@ def stream(
     json_head, json_tail = render.check_json([], settings.readings, outcome).split("[]", 1)
     for _, done in zip(progress(sources, forced), checked(sources, settings, rules, jobs), strict=True):
         interrupt.check()
-        tally.merge(done.tally)
+        if done.tally is not None:
+            tally.merge(done.tally)
         if done.errors is not None:
             echo(done.errors, err=True)
         if done.part is None:
@@ -194,6 +226,20 @@ def _outcome(settings: Settings, rules: Sequence[Rule]) -> Outcome | None:
     from xiangshe.constraints.select import in_force
 
     return apply([], settings.selection, in_force(rules))
+
+
+def _many(chunk: Sequence[Source]) -> list:
+    """A worker's chunk, done: the stagings' tallies counted together in the last one's (one set of
+    rules to send back rather than one a staging)."""
+    done = [_one(s) for s in chunk]
+    parts = [d for d in done if isinstance(d, Done)]
+    if not parts or len(parts) < len(done):  # no format: the results themselves
+        return done
+    tally = Tally()
+    for d in parts:
+        if d.tally is not None:
+            tally.merge(d.tally)
+    return [d._replace(tally=None) for d in parts[:-1]] + [parts[-1]._replace(tally=tally)]
 
 
 @gc_paused()  # a staging's objects are freed as it is done: the collector need not walk them meanwhile
