@@ -93,7 +93,7 @@ def checked(sources: Sequence[Source], settings: Settings, rules: Sequence[Rule]
         from xiangshe.constraints.workers import pool
 
         size = max(1, min(CHUNK, len(sources) // (n * 4)))
-        with pool(n - 1, _start, (settings,)) as workers:
+        with pool(n - 1, _start, (settings,), fork=True) as workers:  # copies: no start-up of their own
             yield from _shared(workers, n - 1, [sources[i : i + size] for i in range(0, len(sources), size)])
     finally:
         _state.clear()
