@@ -92,11 +92,22 @@ def checked(sources: Sequence[Source], settings: Settings, rules: Sequence[Rule]
             return
         from xiangshe.constraints.workers import pool
 
-        size = max(1, min(CHUNK, len(sources) // (n * 4)))
         with pool(n - 1, _start, (settings,), fork=True) as workers:  # copies: no start-up of their own
-            yield from _shared(workers, n - 1, [sources[i : i + size] for i in range(0, len(sources), size)])
+            yield from _shared(workers, n - 1, chunks(sources, n))
     finally:
         _state.clear()
+
+
+def chunks(sources: Sequence[Source], n: int) -> list[Sequence[Source]]:
+    """`sources` in chunks for `n` processes, in order: CHUNK stagings, fewer as the batch nears its
+    end (a quarter of what is left a process), so that the processes finish together rather than one
+    waiting for another's last chunks."""
+    out, i = [], 0
+    while i < len(sources):
+        size = max(1, min(CHUNK, (len(sources) - i) // (n * 4)))
+        out.append(sources[i : i + size])
+        i += size
+    return out
 
 
 def _shared(workers: Pool, n: int, chunks: list[Sequence[Source]]) -> Iterator:

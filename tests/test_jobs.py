@@ -145,6 +145,17 @@ def test_this_process_checks_while_it_waits_and_writes_in_input_order(
     assert max(pending) <= 2 * shared.AHEAD * 2 + 1
 
 
+def test_chunks_cover_the_batch_in_order_and_shrink_towards_its_end() -> None:
+    from xiangshe.reports.batch import CHUNK, chunks
+
+    files = [Source(f"{i}.trace", Path(f"{i}.trace")) for i in range(1000)]
+    parts = chunks(files, 2)
+    sizes = [len(c) for c in parts]
+    assert [s for c in parts for s in c] == files
+    assert sizes[0] == CHUNK and sizes == sorted(sizes, reverse=True) and sizes[-8:] == [1] * 8
+    assert [len(c) for c in chunks(files[:20], 2)][0] == 2  # a small batch: small chunks from the start
+
+
 def test_input_errors_cross_to_and_from_worker_processes() -> None:
     """What a worker sends back pickles and comes back equal (an exception whose arguments are not
     its constructor's once made the pool hang, waiting for a result it could not read)."""
