@@ -2,15 +2,14 @@
 order the stagings were named, as each is done.
 
 Each staging is read, checked, linted (the selection and the inline suppressions) and rendered in
-one of N processes: N - 1 workers (constraints/workers.py: the rulebook is loaded once per worker),
-given a few chunks of stagings each in advance, and this one, which checks the next chunk itself
-whenever the first one it has to write is still in a worker's hands. A worker sends back each
-staging's part of the report and one `Tally` of its chunk (the rules reached, sent once a chunk);
-this process writes the parts in input order as soon as each and all before it are done, and keeps
-only the tally (counts, the scopes' union, the first few scopes): never a staging's result once it
-is written. A file that cannot be read has its located
-errors written on stderr in its place. What is written is, byte for byte, what `check` writes of the
-whole batch at once (reports/outputs.py), whatever the number of processes:
+a worker process (constraints/workers.py: forked on Linux once the rulebook is loaded, else spawned
+and loading it once per worker), given chunks of stagings that shrink towards the batch's end; it
+sends back each staging's part of the report and one `Tally` of its chunk (the rules reached, sent
+once a chunk); this process writes the parts in input order as soon as each and all before it are
+done, and keeps only the tally (counts, the scopes' union, the first few scopes): never a staging's
+result once it is written. A file that cannot be read has its located errors written on stderr in
+its place. What is written is, byte for byte, what `check` writes of the whole batch at once
+(reports/outputs.py), whatever the number of processes:
 
 - text: each staging's findings and scoring audit, then the summary lines (render.summary_text);
 - json: the document's head, each staging's object as it comes, then the readings (a single JSON
@@ -25,7 +24,6 @@ checked in the workers), as they always were.
 from __future__ import annotations
 
 import sys
-from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
@@ -37,8 +35,6 @@ from xiangshe.domain.visible import visible
 from xiangshe.reports.tally import Tally
 
 if TYPE_CHECKING:
-    from multiprocessing.pool import AsyncResult, Pool
-
     from xiangshe.constraints.lint import Outcome
     from xiangshe.constraints.rulebook import Rule
     from xiangshe.constraints.select import Selection
@@ -47,7 +43,6 @@ if TYPE_CHECKING:
 STREAMED = ("text", "json", "github")  # the formats written staging by staging
 PER_WORKER = 16  # a worker costs about as much to start as checking this many stagings
 CHUNK = 8  # stagings sent to a worker at once (fewer when the batch is small)
-AHEAD = 3  # chunks given to each worker in advance
 
 
 @dataclass(frozen=True)
@@ -73,9 +68,8 @@ class Done(NamedTuple):
 
 
 def processes(sources: Sequence[Source], jobs: int) -> int:
-    """How many processes check `sources`, this one among them (0 or 1: this one alone): at most
-    `jobs`, one per PER_WORKER stagings; this one alone when standard input is among them (it is
-    this process's to read)."""
+    """How many worker processes check `sources` (0 or 1: this one does): at most `jobs`, one per
+    PER_WORKER stagings; none when standard input is among them (it is this process's to read)."""
     if any(s.is_stdin for s in sources):
         return 1
     return min(jobs, len(sources) // PER_WORKER)
@@ -85,52 +79,30 @@ def checked(sources: Sequence[Source], settings: Settings, rules: Sequence[Rule]
     """For each source, in order, as it is done: a `Done` (or, with no format, its Result; None if
     it could not be read: input errors are not sent between processes)."""
     n = processes(sources, jobs)
-    _state.update(_state_of(settings, rules))  # this process checks stagings too
-    try:
-        if n <= 1:
+    if n <= 1:
+        _state.update(_state_of(settings, rules))
+        try:
             yield from map(_one, sources)
-            return
-        from xiangshe.constraints.workers import pool
+        finally:
+            _state.clear()
+        return
+    from xiangshe.constraints.workers import pool
 
-        with pool(n - 1, _start, (settings,), fork=True) as workers:  # copies: no start-up of their own
-            yield from _shared(workers, n - 1, chunks(sources, n))
-    finally:
-        _state.clear()
+    with pool(n, _start, (settings,), fork=True) as workers:  # copies: no start-up of their own
+        for done in workers.imap(_many, chunks(sources, n)):
+            yield from done
 
 
 def chunks(sources: Sequence[Source], n: int) -> list[Sequence[Source]]:
-    """`sources` in chunks for `n` processes, in order: CHUNK stagings, fewer as the batch nears its
-    end (a quarter of what is left a process), so that the processes finish together rather than one
-    waiting for another's last chunks."""
+    """`sources` in chunks for `n` workers, in order: CHUNK stagings, fewer as the batch nears its
+    end (a quarter of what is left a worker), so that the workers finish together rather than one
+    waiting for another's last chunk."""
     out, i = [], 0
     while i < len(sources):
         size = max(1, min(CHUNK, (len(sources) - i) // (n * 4)))
         out.append(sources[i : i + size])
         i += size
     return out
-
-
-def _shared(workers: Pool, n: int, chunks: list[Sequence[Source]]) -> Iterator:
-    """The chunks' stagings, in order, checked by `n` workers and by this process: the workers are
-    kept AHEAD chunks each in advance, and this process checks the next chunk itself whenever the
-    first one not yet written is still in a worker's hands (rather than wait for it). What is done
-    and not yet written is a few chunks at most."""
-    todo = deque(chunks)
-    queue: deque[AsyncResult | list] = deque()  # in input order: a worker's chunk, or one checked here
-    sent = 0  # the workers' chunks in the queue
-    while todo or queue:
-        while todo and sent < AHEAD * n:
-            queue.append(workers.apply_async(_many, (todo.popleft(),)))
-            sent += 1
-        head = queue[0]
-        if isinstance(head, list) or head.ready() or not todo or len(queue) > 2 * AHEAD * n:
-            queue.popleft()
-            if not isinstance(head, list):
-                sent -= 1
-                head = head.get()
-            yield from head
-        else:
-            queue.append(list(map(_one, todo.popleft())))
 
 
 def results(

@@ -50,7 +50,7 @@ SAME_FORMATS = sample_or_slow(["text", "json", "github", "sarif"], lambda f: f i
 @pytest.mark.parametrize("fmt", SAME_FORMATS)
 def test_the_report_is_the_same_whatever_the_number_of_processes(batch: Path, fmt: str) -> None:
     one, two = (_check("--format", fmt, "--jobs", str(n), str(batch)) for n in (1, 2))
-    assert processes([Source(p.name, p) for p in batch.iterdir()], 2) == 2  # two processes, really
+    assert processes([Source(p.name, p) for p in batch.iterdir()], 2) == 2  # two workers, really
     assert one.returncode == two.returncode == 2, (one.stderr[-500:], two.stderr[-500:])
     assert one.stdout == two.stdout
     assert one.stderr == two.stderr
@@ -100,51 +100,6 @@ def test_a_small_batch_or_standard_input_is_checked_in_this_process() -> None:
     assert processes([*files, stdin_source()], 8) == 1
 
 
-class _Worker:
-    """A worker's chunk, done when it is asked for (`ready`: whether it is done before that)."""
-
-    def __init__(self, chunk: list[int], ready: bool) -> None:
-        self.chunk, self._ready = chunk, ready
-
-    def ready(self) -> bool:
-        return self._ready
-
-    def get(self) -> list[tuple[str, int]]:
-        return [("worker", i) for i in self.chunk]
-
-
-@pytest.mark.parametrize("ready", [False, True], ids=["slow workers", "fast workers"])
-def test_this_process_checks_while_it_waits_and_writes_in_input_order(
-    monkeypatch: pytest.MonkeyPatch, ready: bool
-) -> None:
-    """The stagings come out in input order whoever checked them; this process checks chunks of its
-    own only while the next one to write is still in a worker's hands, and what is done and not yet
-    written stays a few chunks (memory flat over the batch)."""
-    from xiangshe.reports import batch as shared
-
-    chunks = [[2 * i, 2 * i + 1] for i in range(40)]
-    taken = [0]  # chunks handed out (to a worker or checked here)
-
-    class Pool:
-        def apply_async(self, _fn: object, args: tuple[list[int]]) -> _Worker:
-            taken[0] += 1
-            return _Worker(args[0], ready)
-
-    def here(i: int) -> tuple[str, int]:
-        taken[0] += i % 2 == 0  # a chunk's first staging
-        return ("here", i)
-
-    monkeypatch.setattr(shared, "_one", here)
-    out, pending = [], []
-    for done in shared._shared(Pool(), 2, chunks):  # type: ignore[arg-type]
-        out.append(done)
-        pending.append(taken[0] - len(out) // 2)
-    assert [i for _, i in out] == list(range(80))
-    by = {who for who, _ in out}
-    assert by == ({"worker"} if ready else {"worker", "here"})
-    assert max(pending) <= 2 * shared.AHEAD * 2 + 1
-
-
 def test_chunks_cover_the_batch_in_order_and_shrink_towards_its_end() -> None:
     from xiangshe.reports.batch import CHUNK, chunks
 
@@ -177,13 +132,11 @@ def test_input_errors_cross_to_and_from_worker_processes() -> None:
 
 
 def test_a_batch_in_two_processes_with_an_unreadable_file_ends(tmp_path: Path) -> None:
-    """More stagings than stay in one process, and a name that does not exist: exit 2, not a hang. The
-    name comes first: the first chunk of stagings always goes to a worker (this process checks later
-    ones while it waits), so its error is sent back from one."""
+    """More stagings than stay in one process, and a name that does not exist: exit 2, not a hang."""
     for i in range(2 * PER_WORKER + 2):
         shutil.copy(ROOT / "traces" / "violations" / "bu-guan-bu-shi.trace", tmp_path / f"v{i:02d}.trace")
     done = subprocess.run(
-        [sys.executable, "-m", "xiangshe", "check", "--format", "json", "--jobs", "2", "missing.trace", str(tmp_path)],
+        [sys.executable, "-m", "xiangshe", "check", "--format", "json", "--jobs", "2", str(tmp_path), "missing.trace"],
         cwd=tmp_path,
         capture_output=True,
         text=True,
