@@ -31,8 +31,12 @@ def pool(
 
     method = "fork" if fork and forked() else "spawn"
     if method == "fork":  # a copy would write again what this process has not yet written out
-        sys.stdout.flush()
-        sys.stderr.flush()
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                if stream is not None:
+                    stream.flush()
+            except (OSError, ValueError):  # closed, or a reader gone: the command finds out when it writes
+                pass
     started = None
     try:
         with _sigint_deferred():  # a Ctrl-C while they are started waits until the pool can stop them

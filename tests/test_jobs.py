@@ -145,3 +145,21 @@ def test_a_batch_in_two_processes_with_an_unreadable_file_ends(tmp_path: Path) -
     assert done.returncode == 2, done.stderr[-800:]
     assert "missing.trace: error: no such file" in done.stderr
     assert len(json.loads(done.stdout)["traces"]) == 2 * PER_WORKER + 3
+
+
+def test_workers_are_forked_only_on_linux_from_a_process_without_other_threads() -> None:
+    """A fork copies the locks another thread holds, held for ever in the copy: spawned instead."""
+    import threading
+
+    from xiangshe.constraints.workers import forked
+
+    if threading.active_count() == 1:
+        assert forked() == sys.platform.startswith("linux")
+    release = threading.Event()
+    other = threading.Thread(target=release.wait)
+    other.start()
+    try:
+        assert not forked()
+    finally:
+        release.set()
+        other.join()
