@@ -2,12 +2,14 @@
 order the stagings were named, as each is done.
 
 Each staging is read, checked, linted (the selection and the inline suppressions) and rendered in
-a worker process (constraints/workers.py: the rulebook is loaded once per worker), which sends back
-its part of the report and a `Tally` of it; this process writes the parts in input order as soon as
-each and all before it are done, and keeps only the tally (counts, the scopes' union, the first few
-scopes): never a staging's result once it is written. A file that cannot be read has its located
-errors written on stderr in its place. What is written is, byte for byte, what `check` writes of the
-whole batch at once (reports/outputs.py), whatever the number of processes:
+a worker process (constraints/workers.py: forked on Linux once the rulebook is loaded, else spawned
+and loading it once per worker), given chunks of stagings that shrink towards the batch's end; it
+sends back each staging's part of the report and one `Tally` of its chunk (the rules reached, sent
+once a chunk); this process writes the parts in input order as soon as each and all before it are
+done, and keeps only the tally (counts, the scopes' union, the first few scopes): never a staging's
+result once it is written. A file that cannot be read has its located errors written on stderr in
+its place. What is written is, byte for byte, what `check` writes of the whole batch at once
+(reports/outputs.py), whatever the number of processes:
 
 - text: each staging's findings and scoring audit, then the summary lines (render.summary_text);
 - json: the document's head, each staging's object as it comes, then the readings (a single JSON
@@ -61,7 +63,7 @@ class Done(NamedTuple):
     not be read, its located input errors (written on stderr in its place)."""
 
     part: str | None
-    tally: Tally
+    tally: Tally | None  # None: counted in a later one's (a worker's chunk sends one tally)
     errors: str | None
 
 
@@ -86,9 +88,21 @@ def checked(sources: Sequence[Source], settings: Settings, rules: Sequence[Rule]
         return
     from xiangshe.constraints.workers import pool
 
-    chunk = max(1, min(CHUNK, len(sources) // (n * 4)))
-    with pool(n, _start, (settings,)) as workers:
-        yield from workers.imap(_one, sources, chunk)
+    with pool(n, _start, (settings,), fork=True) as workers:  # copies: no start-up of their own
+        for done in workers.imap(_many, chunks(sources, n)):
+            yield from done
+
+
+def chunks(sources: Sequence[Source], n: int) -> list[Sequence[Source]]:
+    """`sources` in chunks for `n` workers, in order: CHUNK stagings, fewer as the batch nears its
+    end (a quarter of what is left a worker), so that the workers finish together rather than one
+    waiting for another's last chunk."""
+    out, i = [], 0
+    while i < len(sources):
+        size = max(1, min(CHUNK, (len(sources) - i) // (n * 4)))
+        out.append(sources[i : i + size])
+        i += size
+    return out
 
 
 def results(
@@ -135,7 +149,8 @@ def stream(
     json_head, json_tail = render.check_json([], settings.readings, outcome).split("[]", 1)
     for _, done in zip(progress(sources, forced), checked(sources, settings, rules, jobs), strict=True):
         interrupt.check()
-        tally.merge(done.tally)
+        if done.tally is not None:
+            tally.merge(done.tally)
         if done.errors is not None:
             echo(done.errors, err=True)
         if done.part is None:
@@ -194,6 +209,20 @@ def _outcome(settings: Settings, rules: Sequence[Rule]) -> Outcome | None:
     from xiangshe.constraints.select import in_force
 
     return apply([], settings.selection, in_force(rules))
+
+
+def _many(chunk: Sequence[Source]) -> list:
+    """A worker's chunk, done: the stagings' tallies counted together in the last one's (one set of
+    rules to send back rather than one a staging)."""
+    done = [_one(s) for s in chunk]
+    parts = [d for d in done if isinstance(d, Done)]
+    if not parts or len(parts) < len(done):  # no format: the results themselves
+        return done
+    tally = Tally()
+    for d in parts:
+        if d.tally is not None:
+            tally.merge(d.tally)
+    return [d._replace(tally=None) for d in parts[:-1]] + [parts[-1]._replace(tally=tally)]
 
 
 @gc_paused()  # a staging's objects are freed as it is done: the collector need not walk them meanwhile

@@ -100,6 +100,17 @@ def test_a_small_batch_or_standard_input_is_checked_in_this_process() -> None:
     assert processes([*files, stdin_source()], 8) == 1
 
 
+def test_chunks_cover_the_batch_in_order_and_shrink_towards_its_end() -> None:
+    from xiangshe.reports.batch import CHUNK, chunks
+
+    files = [Source(f"{i}.trace", Path(f"{i}.trace")) for i in range(1000)]
+    parts = chunks(files, 2)
+    sizes = [len(c) for c in parts]
+    assert [s for c in parts for s in c] == files
+    assert sizes[0] == CHUNK and sizes == sorted(sizes, reverse=True) and sizes[-8:] == [1] * 8
+    assert [len(c) for c in chunks(files[:20], 2)][0] == 2  # a small batch: small chunks from the start
+
+
 def test_input_errors_cross_to_and_from_worker_processes() -> None:
     """What a worker sends back pickles and comes back equal (an exception whose arguments are not
     its constructor's once made the pool hang, waiting for a result it could not read)."""
@@ -134,3 +145,21 @@ def test_a_batch_in_two_processes_with_an_unreadable_file_ends(tmp_path: Path) -
     assert done.returncode == 2, done.stderr[-800:]
     assert "missing.trace: error: no such file" in done.stderr
     assert len(json.loads(done.stdout)["traces"]) == 2 * PER_WORKER + 3
+
+
+def test_workers_are_forked_only_on_linux_from_a_process_without_other_threads() -> None:
+    """A fork copies the locks another thread holds, held for ever in the copy: spawned instead."""
+    import threading
+
+    from xiangshe.constraints.workers import forked
+
+    if threading.active_count() == 1:
+        assert forked() == sys.platform.startswith("linux")
+    release = threading.Event()
+    other = threading.Thread(target=release.wait)
+    other.start()
+    try:
+        assert not forked()
+    finally:
+        release.set()
+        other.join()
