@@ -35,7 +35,9 @@ PATTERNS = sorted({p for r in RULES for p in r.template.patterns()}, key=str)
 #: the patterns walked together: neighbours in PATTERNS (overlapping or not), a pattern with itself, and three
 WALKED = [PATTERNS[i : i + 2] for i in range(0, len(PATTERNS) - 1, 7)] + [PATTERNS[:1] * 2, PATTERNS[3:6]]
 MUTANTS = 12
-SAMPLED_MUTANTS = (3,)  # one, with a random cast (a whole ceremony: slow to scan)
+#: one, with a random cast (a whole ceremony: slow to scan), with 34 machine refusals: mutant3 had 5 once
+#: the canonical was restaged (test_the_sample_exercises_refusals_and_rules asks for more than 20)
+SAMPLED_MUTANTS = (7,)
 #: whole ceremonies are slow to scan plainly (~4 s each): by default the first variant, keeping and
 #: audit staging (in name order)
 WHOLE_EVERY = 100
