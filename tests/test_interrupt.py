@@ -141,7 +141,9 @@ def test_check_rules_is_interrupted_and_its_workers_stop(group: bool) -> None:
     ignoring it, and say nothing) or while they search."""
     status, out, err, children = _interrupt(
         ["check-rules", "--search-all", "--jobs", "2", *(f"--rule={r}" for r in LONG_SEARCHES)],
-        lambda p: len(_children(p.pid)) >= 2 and _cpu_seconds(p.pid) > 1,
+        # its workers started, and 1.5 s of CPU between them and the command (the command's own start-up
+        # takes under 1 s now: waiting for 1 s of its own CPU let the searches end first)
+        lambda p: len(_children(p.pid)) >= 2 and _busy(1.5)(p),
         group,
     )
     _interrupted(status, out, err)
