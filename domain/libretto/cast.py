@@ -194,11 +194,6 @@ class Cast:
         (「辩，遂酬在下者；皆升」, L213)."""
         return self.zhongbin[3:]
 
-    @property
-    def zhongbin_hall(self) -> list[str]:
-        """The 众宾 on the hall: the three 长 (`zhongbin_zhang`)."""
-        return self.zhongbin_zhang
-
     def items(self, name: str) -> dict[str, str]:
         """The instances a 遵者 is served with in Φ10 (爵, 荐, 俎, 肺, 席), for later phases to use.
 

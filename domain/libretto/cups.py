@@ -40,7 +40,7 @@ class Cup:
 
 def wu_suan(cast) -> list[Cup]:
     """The cups of the 无算爵 and their drinkers, from the cast."""
-    zun, zhong = cast.zunzhe, cast.zhongbin_hall
+    zun, zhong = cast.zunzhe, cast.zhongbin_zhang
     n = 2 if zun else 1
     bearers = [f"执觯者{k + 1}" for k in range(n)]
     seated = ["主人", zhong[0], *zun[1:], *zhong[1:]] if zun else ["主人", *zhong]
