@@ -49,11 +49,8 @@ def loading() -> Iterator[None]:
     """Load what lives as long as the command (its modules, the rulebook …) with the collector paused:
     the many objects it makes are never walked while they are young; in the command line's own process
     they are frozen (`settle`) before the collector runs again. Elsewhere, only the pause."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        settle()
-        if was:
-            gc.enable()
+    with gc_paused():
+        try:
+            yield
+        finally:
+            settle()
