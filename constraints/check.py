@@ -375,7 +375,7 @@ def check_trace(
 
         suppressions = read(trace)
     rules = rules if rules is not None else active_rules()
-    steps = plan(rules)  # the rules applied, with their gates
+    steps = full = plan(rules)  # the rules applied, with their gates
     machines = audited = True
     checks: Collection[str] = SCOPE_IDS
     if applied is not None:
@@ -404,7 +404,7 @@ def check_trace(
     if rounds is not None:
         findings += audit_findings(trace, rounds)
     covered, problems = scope(trace, rep if looked else None, ctx, steps, checks)
-    narrowed = applied is not None and steps.ids != plan(rules).ids
+    narrowed = steps is not full  # Plan.only gives the plan itself when every rule is applied
     covered = replace(covered, pending=tuple(pending), narrowed=narrowed)
     findings += [scope_finding(trace, p) for p in problems]
     findings.sort(key=lambda f: f.sort_key)
