@@ -101,14 +101,13 @@ def test_a_small_batch_or_standard_input_is_checked_in_this_process() -> None:
 
 
 def test_chunks_cover_the_batch_in_order_and_shrink_towards_its_end() -> None:
-    from xiangshe.reports.batch import CHUNK, chunks
+    from xiangshe.reports.batch import CHUNK, spans
 
-    files = [Source(f"{i}.trace", Path(f"{i}.trace")) for i in range(1000)]
-    parts = chunks(files, 2)
-    sizes = [len(c) for c in parts]
-    assert [s for c in parts for s in c] == files
+    parts = spans(1000, 2)
+    sizes = [stop - start for start, stop in parts]
+    assert [i for start, stop in parts for i in range(start, stop)] == list(range(1000))
     assert sizes[0] == CHUNK and sizes == sorted(sizes, reverse=True) and sizes[-8:] == [1] * 8
-    assert [len(c) for c in chunks(files[:20], 2)][0] == 2  # a small batch: small chunks from the start
+    assert sizes[0] > 1 and spans(20, 2)[0] == (0, 2)  # a small batch: small chunks from the start
 
 
 def test_input_errors_cross_to_and_from_worker_processes() -> None:
