@@ -132,15 +132,33 @@ def walk(directory: Path) -> list[Path]:
     """The staging files below `directory`, recursively, sorted by their path (component by
     component); hidden files and directories skipped, symbolic links to directories not followed.
     OSError if a directory cannot be read."""
+    return [path for path, _ in _listed(directory)]
 
-    def fail(err: OSError) -> None:
-        raise err
 
-    found = []
-    for root, dirs, names in os.walk(directory, onerror=fail):
-        dirs[:] = [d for d in dirs if not _hidden(d)]
-        found += [Path(root) / n for n in names if not _hidden(n) and Path(n).suffix.lower() in SUFFIXES]
-    return sorted(found, key=lambda p: p.parts)
+def _listed(directory: Path) -> list[tuple[Path, Path]]:
+    """`walk(directory)`, each file with its path resolved (`Path.resolve`): the directory's, resolved
+    once, and the file's path below it, for all but a symbolic link (resolved itself). No directory
+    listed is a link (they are not followed), so no file needs its path looked up again."""
+    found: list[tuple[Path, Path]] = []
+    below = [(directory, directory.resolve())]
+    while below:
+        folder, real = below.pop()
+        with os.scandir(folder) as listing:  # as os.walk lists it: an OSError if it cannot be read
+            entries = list(listing)
+        for entry in entries:
+            if _hidden(entry.name):
+                continue
+            try:
+                is_dir = entry.is_dir()  # a link to a directory is one, as os.walk counts it: not a file
+            except OSError:
+                is_dir = False
+            if is_dir:
+                if not entry.is_symlink():
+                    below.append((folder / entry.name, real / entry.name))
+            elif os.path.splitext(entry.name)[1].lower() in SUFFIXES:
+                path = folder / entry.name
+                found.append((path, path.resolve() if entry.is_symlink() else real / entry.name))
+    return sorted(found, key=lambda p: p[0].parts)
 
 
 def expand(
@@ -156,8 +174,8 @@ def expand(
     seen: set[Path] = set()
     stdin_taken = False
 
-    def add(path: Path, shown: str) -> None:
-        key = path.resolve()
+    def add(path: Path, shown: str, key: Path | None = None) -> None:
+        key = key if key is not None else path.resolve()
         if key in seen:
             return
         seen.add(key)
@@ -191,15 +209,15 @@ def expand(
             add(path, shown)
             continue
         try:
-            found = walk(path)
+            found = _listed(path)
         except OSError as err:
             where = display(Path(err.filename)) if err.filename else shown
             out.append(_fail(where, f"cannot read the directory: {err.strerror or err}"))
             continue
         if not found:
             out.append(_fail(shown, Message("input.no-stagings", known=KNOWN)))
-        for p in found:
-            add(p, display(p))
+        for p, key in found:
+            add(p, display(p), key)
     return out
 
 
