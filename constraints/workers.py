@@ -85,7 +85,7 @@ def in_order(
                 workers.append((worker, here))
         sent = 0  # tasks sent so far (in order)
         given: dict[Connection, list[int]] = {conn: [] for _, conn in workers}  # each worker's tasks, oldest first
-        done: dict[int, object] = {}  # answers come before those of earlier tasks
+        done: dict[int, Any] = {}  # (ok, answer or exception) by task: some come before earlier tasks' answers
         died = {process.sentinel: process for process, _ in workers}
         for _ in range(IN_FLIGHT):
             for _, conn in workers:
@@ -100,17 +100,17 @@ def in_order(
                         raise WorkerDied(f"a worker process ended with status {died[ready].exitcode}")
                     conn = ready  # type: ignore[assignment]  # wait() returns what it was given
                     try:
-                        ok, answer = pickle.loads(conn.recv_bytes())
+                        done[given[conn].pop(0)] = pickle.loads(conn.recv_bytes())
                     except EOFError:  # it ended half-way through its answer
                         raise WorkerDied("a worker process ended before it answered") from None
-                    if not ok:
-                        raise answer
-                    done[given[conn].pop(0)] = answer
                     if sent < len(tasks):
                         conn.send(tasks[sent])
                         given[conn].append(sent)
                         sent += 1
-            yield done.pop(i)
+            ok, answer = done.pop(i)
+            if not ok:
+                raise answer
+            yield answer
     finally:
         for process, conn in workers:
             if process.exitcode is None:

@@ -37,14 +37,19 @@ def batch(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-def _check(*args: str) -> subprocess.CompletedProcess:
+def _check(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "xiangshe", "check", *args], cwd=ROOT, capture_output=True, text=True, timeout=600
+        [sys.executable, "-m", "xiangshe", "check", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=env,
     )
 
 
-#: by default the streamed text and SARIF (written once the batch is done); JSON and github under -m slow
-SAME_FORMATS = sample_or_slow(["text", "json", "github", "sarif"], lambda f: f in ("text", "sarif"), str)
+#: by default the streamed text and SARIF (written once the batch is done); JSON, github and JUnit under -m slow
+SAME_FORMATS = sample_or_slow(["text", "json", "github", "sarif", "junit"], lambda f: f in ("text", "sarif"), str)
 
 
 @pytest.mark.parametrize("fmt", SAME_FORMATS)
@@ -55,6 +60,29 @@ def test_the_report_is_the_same_whatever_the_number_of_processes(batch: Path, fm
     assert one.stdout == two.stdout
     assert one.stderr == two.stderr
     assert "bad.jsonl:1: error: duplicate key act" in two.stderr
+
+
+@pytest.mark.parametrize("encoding", ["latin-1:backslashreplace", "utf-8:backslashreplace"])
+def test_the_report_is_the_same_whatever_the_encoding_of_standard_output(batch: Path, encoding: str) -> None:
+    """A worker sends its parts as the bytes standard output would write of them when that is UTF-8,
+    and as text otherwise (here Latin-1, which the stream writes every Chinese character of as an
+    escape)."""
+    import os
+
+    env = {**os.environ, "PYTHONIOENCODING": encoding}
+    one, two = (
+        subprocess.run(
+            [sys.executable, "-m", "xiangshe", "check", "--jobs", str(n), str(batch)],
+            cwd=ROOT,
+            capture_output=True,
+            env=env,
+            timeout=600,
+        )
+        for n in (1, 2)
+    )
+    assert one.returncode == two.returncode == 2
+    assert one.stdout == two.stdout and one.stderr == two.stderr
+    assert ("主人".encode() in two.stdout) == encoding.startswith("utf-8")  # itself, or escaped: \u4e3b\u4eba
 
 
 def test_the_stagings_are_reported_in_input_order_the_unreadable_one_in_its_place(batch: Path) -> None:
@@ -162,3 +190,83 @@ def test_workers_are_forked_only_on_linux_from_a_process_without_other_threads()
     finally:
         release.set()
         other.join()
+
+
+# -- the workers themselves (constraints/workers.py in_order) -------------------------------------------
+
+
+def _square(n: int) -> int:
+    if n == 13:
+        raise ValueError("thirteen")
+    if n == 666:
+        import os
+
+        os._exit(3)  # a worker killed half-way
+    return n * n
+
+
+def test_in_order_answers_each_task_in_order_whichever_worker_did_it() -> None:
+    from xiangshe.constraints.workers import in_order
+
+    assert list(in_order(2, _square, list(range(12)), fork=True)) == [n * n for n in range(12)]
+    assert list(in_order(3, _square, [5], fork=True)) == [25]  # fewer tasks than workers
+    assert list(in_order(2, _square, [], fork=True)) == []
+
+
+def test_in_order_raises_a_tasks_exception_in_its_place_and_stops_its_workers() -> None:
+    import multiprocessing
+
+    from xiangshe.constraints.workers import in_order
+
+    answers = in_order(2, _square, list(range(20)), fork=True)
+    got = []
+    with pytest.raises(ValueError, match="thirteen"):
+        for a in answers:
+            got.append(a)
+    assert got == [n * n for n in range(13)]  # every answer before it, in order
+    assert multiprocessing.active_children() == []
+
+
+def test_a_worker_that_dies_is_an_error_not_a_wait_for_ever() -> None:
+    import multiprocessing
+
+    from xiangshe.constraints.workers import WorkerDied, in_order
+
+    with pytest.raises(WorkerDied):
+        list(in_order(2, _square, [1, 2, 666, 4, 5, 6], fork=True))
+    assert multiprocessing.active_children() == []
+
+
+def test_a_batch_stopped_half_way_stops_its_workers(batch: Path) -> None:
+    """The report's consumer gone (a closed pipe, a Ctrl-C): its workers are terminated at once, not
+    left until the generator is collected."""
+    import multiprocessing
+
+    from xiangshe.constraints.readings import select
+    from xiangshe.constraints.rulebook import active_rules
+    from xiangshe.constraints.select import Selection
+    from xiangshe.domain.files import display
+    from xiangshe.domain.sources import expand
+    from xiangshe.reports.batch import Settings, checked
+
+    readings = select([])
+    sources = expand([str(batch)], display, None, None)
+    done = checked(sources, Settings(readings, Selection(), "json"), active_rules(readings), 2)
+    assert next(done).part is not None
+    assert len(multiprocessing.active_children()) == 2
+    done.close()
+    assert multiprocessing.active_children() == []
+
+
+def test_spawned_workers_report_the_same_batch(batch: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where workers cannot be forked (macOS, Windows, another thread running), they are spawned: each
+    loads what it needs, and is given the batch's list once; the report is the same."""
+    from xiangshe.constraints import workers
+
+    monkeypatch.setattr(workers, "forked", lambda: False)
+    one, two = (
+        CliRunner().invoke(cli, ["check", "--isolated", "--format", "json", "--jobs", str(n), str(batch)])
+        for n in (1, 2)
+    )
+    assert one.exit_code == two.exit_code == 2
+    assert one.stdout == two.stdout and one.stderr == two.stderr
