@@ -9,6 +9,10 @@ a source: `bundled` (the default: the variants and the violating examples, 20–
 or `generated` (benchmarks/gen_batch.py: whole generated ceremonies and mutants, ~6,000 events
 each, much slower). Built once under benchmarks/.cache/.
 
+The CPU time of a run is also split: the command's own process (start-up, listing the batch,
+reading the workers' answers and writing them out: RUSAGE_SELF) and its workers (RUSAGE_CHILDREN),
+as the command's process sees them when it ends (`cpu_own_s`, `cpu_workers_s`).
+
 Usage: python benchmarks/jobs.py [--runs 3] [--sizes 1000,10000] [--source bundled|generated]
 The last line printed is JSON: {"jobs_speedup": …, "peak_mb_batch_1k": …, "peak_mb_batch_10k": …, …}.
 """
@@ -63,16 +67,44 @@ def batch(n: int, source: str = "bundled") -> Path:
     return folder
 
 
+#: `python -m xiangshe ARGS…` that writes, as it ends, its own CPU time and its workers' to the file
+#: named first (RUSAGE_CHILDREN: the workers it waited for, as every command does)
+_SPLIT = """
+import atexit, json, os, resource, sys
+out, pid = sys.argv[1], os.getpid()
+def split():
+    if os.getpid() == pid:
+        own, workers = (resource.getrusage(w) for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+        with open(out, "w") as f:
+            json.dump({"own": own.ru_utime + own.ru_stime, "workers": workers.ru_utime + workers.ru_stime}, f)
+atexit.register(split)
+sys.argv = ["xiangshe", *sys.argv[2:]]
+from xiangshe.__main__ import main
+main()
+"""
+
+
 def run(folder: Path, jobs: int) -> dict:
     """One whole-process `check --format json --jobs JOBS FOLDER`: wall, CPU (the process and its
-    workers), and the peak resident memory of the largest of them."""
-    cmd = [sys.executable, "-m", "xiangshe", "check", "--format", "json", "--isolated", "--jobs", str(jobs)]
-    start = time.perf_counter()
-    out = measured([*cmd, str(folder)], ROOT)  # its usage read in a small parent (benchmarks/childusage.py)
-    wall = time.perf_counter() - start
-    if out["rc"] not in (0, 1, 2):
-        raise RuntimeError(f"check --jobs {jobs} {folder} exited {out['rc']}")
-    return {"wall_s": wall, "cpu_s": out["cpu_s"], "peak_mb": out["peak_mb"]}
+    workers, and each apart), and the peak resident memory of the largest of them."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        split = Path(tmp) / "split.json"
+        cmd = [sys.executable, "-c", _SPLIT, str(split), "check", "--format", "json", "--isolated", "--jobs", str(jobs)]
+        start = time.perf_counter()
+        out = measured([*cmd, str(folder)], ROOT)  # its usage read in a small parent (benchmarks/childusage.py)
+        wall = time.perf_counter() - start
+        if out["rc"] not in (0, 1, 2):
+            raise RuntimeError(f"check --jobs {jobs} {folder} exited {out['rc']}")
+        cpu = json.loads(split.read_text(encoding="utf-8"))
+    return {
+        "wall_s": wall,
+        "cpu_s": out["cpu_s"],
+        "cpu_own_s": cpu["own"],
+        "cpu_workers_s": cpu["workers"],
+        "peak_mb": out["peak_mb"],
+    }
 
 
 def _median(runs: list[dict]) -> dict:
