@@ -32,10 +32,17 @@ BELOW = ("乐正", "获者", "弟子1", "弟子2", "弟子3", "弟子4", "弟子
 #: the host's officers (主人之赞者) who come up for the 无算爵 (Φ48) besides the 执觯者: they were not
 #: pledged in the 旅酬 and join now (郑注 on L231 「主人之贊者於此始旅」, citing the 鄉飲酒記 「不與，無算爵
 #: 然後與」; 敖继公 「曏者旅酬之時主人之賛者不與信矣」): the 司射 (郑注 on L72 「司射主人之吏也」) and the
-#: 执爵者 (郑注 on L165 「主人使贊者代弟子酌也」). The 司正 is left out: no source says whether the 相
-#: drinks here. The 宾党 below are those of the 旅酬 (the 众宾 below, then BELOW): 「辩旅」, all of them,
-#: the 获者 and the 弟子 too (郑注 「大夫之末飲而酬賓黨」; 敖继公 「長謂堂下賔黨之長也」).
+#: 执爵者 (郑注 on L165 「主人使贊者代弟子酌也」). The 司正 is left out: he is there to watch the 旅
+#: (郑注 on L205 「當監旅酬」), and no source has him drink in it. The 宾党 below are those of the 旅酬
+#: (the 众宾 below, then BELOW): 「辩旅」, all of them, the 获者 and the 弟子 too (郑注 「大夫之末飲而酬賓黨」;
+#: 敖继公 「長謂堂下賔黨之長也」).
 ZAN_ZHE = ("司射", "执爵者")
+
+#: those below whose party no source settles (see BELOW), left out of the 旅酬: in the 无算爵 both parties
+#: drink, so they are pledged whichever is theirs — the 释获者 (敖继公 「獲者與釋獲者皆賔之弟子」) and the
+#: 执算者 who follows him (「一人执算以从之」). Not the 相者 (弟子 for 贾疏, the 工's own for 吴廷华), who
+#: go with the musicians.
+EITHER = ("释获者", "执算者")
 
 
 @dataclass(frozen=True)
@@ -53,7 +60,7 @@ def wu_suan(cast) -> list[Cup]:
     n = 2 if zun else 1
     bearers = [f"执觯者{k + 1}" for k in range(n)]
     seated = ["主人", zhong[0], *zun[1:], *zhong[1:]] if zun else ["主人", *zhong]
-    dang = [*cast.zhongbin_below, *BELOW]  # the 宾党 below, as in the 旅酬
+    dang = [*cast.zhongbin_below, *BELOW, *EITHER]  # the 宾党 below, as in the 旅酬, and the 释获者
     return [
         Cup(cup, bearers[k], holder, seated[k::n], [*ZAN_ZHE[k::n], *dang[k::n], bearers[k]])
         for k, (cup, holder) in enumerate(zip(("觯5", "觯6"), ["宾", *zun[:1]], strict=False))
