@@ -515,6 +515,7 @@ class _Reader:
                 found = vocab.resolve(f"attr:{key}", value)
                 if found is None and vocab.attributes[key].count:
                     self.fail(line, f"{key}={value}: {key} is a count, a whole number (3, 三, 十一 …)")
+                    ok = False
                 elif found is None:
                     self.fail(
                         line,
