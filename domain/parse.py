@@ -722,12 +722,15 @@ def _not_binary(data: bytes | bytearray, display: str) -> None:
         raise TraceErrors([TraceError(display, line, Message("input.binary"))])
 
 
+_BOM = b"\xef\xbb\xbf"  # the byte-order mark in UTF-8
+
+
 def decode(data: bytes | bytearray, display: str) -> str:
     """A trace's bytes as text: UTF-8 (a byte-order mark is dropped), never binary."""
     _not_binary(data, display)
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
+    try:  # as data.decode("utf-8-sig"), which looks its codec up (and imports it) on every call
+        return (data[3:] if data[:3] == _BOM else data).decode("utf-8")
+    except UnicodeDecodeError as err:  # (its start counted after the mark, as utf-8-sig counts it)
         line = data[: err.start].count(b"\n") + 1
         raise TraceErrors([TraceError(display, line, Message("input.not-utf8"))]) from None
 

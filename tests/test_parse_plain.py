@@ -169,3 +169,35 @@ def test_plain_pairs_are_the_words_resolve_gives_back() -> None:
         assert key not in parse.PERSON_KEYS
         section = "places" if key in parse.PLACE_KEYS else f"attr:{key}"
         assert vocab.resolve(section, value) == value
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"",
+        "主人 揖\n".encode(),
+        b"\xef\xbb\xbf" + "主人 揖\n".encode(),
+        b"\xef\xbb\xbf\xef\xbb\xbf" + "主人 揖\n".encode(),  # a second mark is text
+        b"\xef\xbb",
+        b"\xef\xbb\xbf\n\xff\n",
+        b"\xef\xbb\xbf\xff\n",
+        b"a\n\xef\xbb\xbf\xff",
+        "主人 揖\n".encode() + "主人 拜".encode("gb18030"),
+        b"\xef\xbb\xbf" + "主人 揖\n".encode() + "主人 拜".encode("gb18030"),
+        b"\n\n\xef\xbb\xbf\n\x80",
+    ],
+)
+def test_a_trace_decodes_as_utf_8_sig_decodes_it(data: bytes) -> None:
+    """`decode` drops one byte-order mark and reads UTF-8, and places an error on the line that decoding
+    with utf-8-sig places it (its offset counted after the mark)."""
+    try:
+        expected: str | int = data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        expected = data[: err.start].count(b"\n") + 1
+    for given in (data, bytearray(data)):
+        try:
+            got: str | int = parse.decode(given, "t")
+        except TraceErrors as err:
+            assert err.errors[0].message.name == "input.not-utf8"
+            got = err.errors[0].line
+        assert got == expected
