@@ -131,11 +131,13 @@ class _Pairs(dict[str, "tuple[str, str] | None"]):
 class _Seen:
     """The events the readers of this process have read before, with one vocabulary: their words, and
     the lines of JSON Lines and the statements of the line format (a line without its comment) that
-    wrote them, each with the person words it holds, when these are the
-    names the event's persons have in the cast. Such an event reads alike in any trace whose cast has
-    those names (a person word that the cast has is that person: `_Reader.person`; the other words
-    are the vocabulary's), so a batch of stagings that share most lines reads each of them once.
-    Only events read without error are kept, at most _KNOWN_LINES of each kind."""
+    wrote them, each with the person words it holds, when these are the names the event's persons
+    have in the cast. Such an event reads alike in any trace whose cast has those names (a person
+    word that the cast has is that person: `_Reader.person`; the other words are the vocabulary's),
+    so a batch of stagings that share most lines reads each of them once, and a staging each of its
+    repeated statements. Only events read without error are kept, at most _KNOWN_LINES of each kind;
+    and the words key=value and the objects that `_Reader.plain` read, which depend on the
+    vocabulary alone."""
 
     def __init__(self, vocab: Vocabulary) -> None:
         self.vocab = vocab
@@ -144,7 +146,8 @@ class _Seen:
         #: the statements of the line format (a line without its comment, stripped) that wrote them
         self.bodies: dict[str, tuple[frozenset[str], _Words]] = {}
         self.pairs = _Pairs()
-        #: an object word (爵2, 矢) and its owner if it is personal (else the actor or recipient) → the object
+        #: an object word (爵2, 矢) and whose it is if personal (the recipient, else the actor; a word
+        #: of an object that is not personal is keyed by that person too) → the object
         self.objects: dict[tuple[str, str], ObjectRef] = {}
 
     def remember_words(self, key: tuple, value: tuple[frozenset[str], _Words]) -> None:
@@ -442,8 +445,9 @@ class _Reader:
         person names it holds: its actor and persons named as the cast has them, its act, places and
         values the vocabulary's own words, no key twice, and its object a kind and an instance of it
         (爵2). `_resolve` gives such an event these very words, with no error and no person added;
-        here each is one look-up. None for any other event (an alias, another script, a role for its
-        holder, a count, an error …): `_resolve` reads it."""
+        here they are found by a few look-ups (the key=value pairs all at once: the vocabulary's
+        `plain_pairs` and a person key with each person of the cast). None for any other event (an
+        alias, another script, a role for its holder, a count, an error …): `_resolve` reads it."""
         persons = self.cast.persons
         if actor not in persons or act not in self.vocab.acts:
             return None
