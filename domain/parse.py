@@ -128,6 +128,18 @@ class _Pairs(dict[str, "tuple[str, str] | None"]):
         return pair
 
 
+class _Sources(dict[str, "int | None"]):
+    """The comments of events read by this process (after their #), each with the line of the text it
+    names (`# L14 …`: 14), or None; at most _KNOWN_LINES of them remembered."""
+
+    def __missing__(self, comment: str) -> int | None:
+        m = _SOURCE.match(comment)
+        line = int(m.group(1)) if m else None
+        if len(self) < _KNOWN_LINES:
+            self[comment] = line
+        return line
+
+
 class _Seen:
     """The events the readers of this process have read before, with one vocabulary: their words, and
     the lines of JSON Lines and the statements of the line format (a line without its comment) that
@@ -146,6 +158,7 @@ class _Seen:
         #: the statements of the line format (a line without its comment, stripped) that wrote them
         self.bodies: dict[str, tuple[frozenset[str], _Words]] = {}
         self.pairs = _Pairs()
+        self.sources = _Sources()
         #: an object word (爵2, 矢) and whose it is if personal (the recipient, else the actor; a word
         #: of an object that is not personal is keyed by that person too) → the object
         self.objects: dict[tuple[str, str], ObjectRef] = {}
@@ -825,7 +838,7 @@ def parse_lines(text: str, path: str = "<trace>", vocab: Vocabulary | None = Non
     phases, persons = r.vocab.phases, r.cast.persons.keys()
     seen = r._seen
     known = seen.bodies  # a statement read before → its person names, its words
-    source = _SOURCE.match
+    source_of = seen.sources.__getitem__  # a comment → the line of the text it names, or None
     pair_of = seen.pairs.__getitem__  # a word key=value → (key, value); any other word → None
     phase, rnd = None, 0
     for n, raw in enumerate(lines, 1):
@@ -849,29 +862,30 @@ def parse_lines(text: str, path: str = "<trace>", vocab: Vocabulary | None = Non
             if shared is None:  # a declaration, or an event of another shape
                 _statement(r, n, words)
                 continue
-            m = source(raw, cut + 1) if cut >= 0 else None
+            source_line = source_of(raw[cut + 1 :]) if cut >= 0 else None
             hit = r.plain(*shared)
             if hit is None:  # the long way
                 r.names = None
                 count = len(events)
-                r.event(n, raw, *shared, int(m.group(1)) if m else None)
+                r.event(n, raw, *shared, source_line)
                 if len(events) > count and r.names is not None:
                     e = events[-1]
                     seen.remember_body(body, (r.names, (e.actor, e.act, e.obj, e.attrs, e.obj_token)))
                 continue
             seen.remember_body(body, hit)
         else:
-            m = source(raw, cut + 1) if cut >= 0 else None
+            source_line = source_of(raw[cut + 1 :]) if cut >= 0 else None
         actor, act, obj, attrs, obj_token = hit[1]
         if r.phase is not phase:
             phase = r.phase
             rnd = phases[phase].round if phase else 0
         index = numbers[len(events)]  # the int of an earlier line number (`_Reader.numbers`)
-        add_event(
-            new_event(index, n, actor, act, obj, attrs, phase, rnd, raw, obj_token, int(m.group(1)) if m else None)
-        )
+        add_event(new_event(index, n, actor, act, obj, attrs, phase, rnd, raw, obj_token, source_line))
     r.directives += [Directive(at, None, text, "comment") for at, text in waiting]
     return r.finish()
+
+
+_NOT_ATTRIBUTES = frozenset(["actor", "act", "obj", "src"])  # the fields of an event record that are not key=value
 
 
 def _record(r: _Reader, n: int, rec: dict[str, str], raw: str) -> None:
@@ -904,7 +918,7 @@ def _record(r: _Reader, n: int, rec: dict[str, str], raw: str) -> None:
     elif "actor" not in rec or "act" not in rec:
         r.fail(n, "an event record needs \"actor\" and \"act\"")
     else:
-        attrs = [(k, v) for k, v in rec.items() if k not in ("actor", "act", "obj", "src")]
+        attrs = [(k, v) for k, v in rec.items() if k not in _NOT_ATTRIBUTES]
         src = rec.get("src", "")
         r.event(
             n, raw, rec["actor"], rec["act"], rec.get("obj"), attrs, _ascii_number(src[1:]) if src[:1] == "L" else None

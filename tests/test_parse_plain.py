@@ -7,6 +7,7 @@ and errors."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -201,3 +202,26 @@ def test_a_trace_decodes_as_utf_8_sig_decodes_it(data: bytes) -> None:
             assert err.errors[0].message.name == "input.not-utf8"
             got = err.errors[0].line
         assert got == expected
+
+
+def test_an_event_s_source_line_is_the_number_its_comment_begins_with() -> None:
+    """`# L14 …` (spaces before the L allowed, the number 1–9 ASCII digits and a whole word): the line of
+    the text the event enacts, read once per comment (`_Sources`); as the comment reads alone."""
+    rule = re.compile(r"^\s*L([0-9]{1,9})\b")
+    odd = [
+        "甲 揖 # L14x",
+        "甲 揖 #L14",
+        "甲 揖 #\u3000L14 正",
+        "甲 揖 # L0123456789",
+        "甲 揖 # L012345678 ",
+        "甲 揖 # l14",
+    ]
+    texts = [p.read_text(encoding="utf-8") for p in STAGINGS[::7]] + [CAST + "\n".join(odd * 2) + "\n"]
+    parse.forget()
+    seen = 0
+    for text in texts:
+        for e in parse_lines(text, "t"):
+            m = rule.match(e.text.split("#", 1)[1]) if "#" in e.text else None
+            assert e.source_line == (int(m.group(1)) if m else None), e.text
+            seen += e.source_line is not None
+    assert seen > 5_000
