@@ -32,7 +32,7 @@ import stat
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
 from pathlib import Path
-from typing import BinaryIO, cast
+from typing import BinaryIO
 
 from xiangshe.domain.errors import InputError, TraceError, did_you_mean
 from xiangshe.domain.gcpause import gc_paused
@@ -781,7 +781,7 @@ def _common_event(words: list[str], pair_of: Callable[[str], tuple[str, str] | N
     attrs = tuple(map(pair_of, words[size:]))
     if None in attrs:  # a word without = after the key=value pairs began
         return None
-    return (words[0], words[1], words[2] if size == 3 else None, cast(tuple[tuple[str, str], ...], attrs))
+    return (words[0], words[1], words[2] if size == 3 else None, attrs)  # type: ignore[return-value]  # (no None)
 
 
 def _statement(r: _Reader, n: int, words: list[str]) -> None:
@@ -872,7 +872,8 @@ def parse_lines(text: str, path: str = "<trace>", vocab: Vocabulary | None = Non
                     e = events[-1]
                     seen.remember_body(body, (r.names, (e.actor, e.act, e.obj, e.attrs, e.obj_token)))
                 continue
-            seen.remember_body(body, hit)
+            if len(known) < _KNOWN_LINES:  # (seen.remember_body, without the call)
+                known[body] = hit
         else:
             source_line = source_of(raw[cut + 1 :]) if cut >= 0 else None
         actor, act, obj, attrs, obj_token = hit[1]
