@@ -3,8 +3,11 @@
 Loading them means parsing TOML, locating every quote in the text and checking every pattern
 against the vocabulary — most of a short `check`. The result depends only on the package's code
 and data files, so it is kept in the user's cache directory (`platformdirs.user_cache_dir`, or
-`XIANGSHE_CACHE_DIR`), one file per artefact, named by a SHA-256 of the Python version, the package's
-code (domain/, fsm/, constraints/) and the source files it was derived from. The code is hashed
+`XIANGSHE_CACHE_DIR`), one file per artefact, keyed by the Python version, the package's code
+(domain/, fsm/, constraints/) and the source files it was derived from: by each file's path and the hash
+Python itself checks a hash-based .pyc against (`importlib.util.source_hash`, 64 bits of SipHash — a
+tenth of SHA-256's instructions, which were an eighth of a short check's). The entry holds that whole
+key and is named by a hash of it; an entry whose key is not the one sought is not read. The code is hashed
 rather than the package's version: an edited checkout gets a new key without a new version number
 (and reading the version would cost an import of importlib.metadata on every run). An edited source
 gives another name: the old entry is never read again, and is pruned once four newer ones of its
@@ -33,17 +36,21 @@ with it at once, so that no collection ever walks them.
 
 from __future__ import annotations
 
-import hashlib
 import os
-import pickle
 import stat
 import sys
 from collections.abc import Callable, Collection, Iterable
 from functools import cache
+from importlib.util import source_hash
 from pathlib import Path
 from typing import Any, TypeVar
 
 from xiangshe.domain.gcpause import gc_paused, settle
+
+try:  # pickle's reader in C, without the module `pickle` (its pickler in Python: millions of instructions to import)
+    from _pickle import load as _load
+except ImportError:  # a Python without it
+    from pickle import load as _load
 
 T = TypeVar("T")
 
@@ -73,30 +80,35 @@ def cache_dir() -> Path | None:
 
 @cache
 def _file_digest(path: Path) -> bytes:
-    return hashlib.sha256(path.read_bytes()).digest()
+    return source_hash(path.read_bytes())
 
 
 @cache
 def _base_digest() -> bytes:
-    """The Python version, the package's code and its data files."""
-    h = hashlib.sha256(f"{FORMAT}\0{sys.version}\0{sys.implementation.cache_tag}\0".encode())
+    """The Python version, the package's code and its data files: each file's path and hash."""
+    parts = [f"{FORMAT}\0{sys.version}\0{sys.implementation.cache_tag}\0".encode()]
     files = [ROOT / "__init__.py"]
     for folder in CODE_DIRS:
         files += sorted((ROOT / folder).glob("*.py"))
     for pattern in DATA_GLOBS:
         files += sorted(ROOT.glob(pattern))
     for path in files:
-        h.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + _file_digest(path))
-    return h.digest()
+        parts.append(path.relative_to(ROOT).as_posix().encode() + b"\0" + _file_digest(path))
+    return b"\0".join(parts)
 
 
-def key(name: str, sources: Iterable[tuple[str, Path]]) -> str:
+def key(name: str, sources: Iterable[tuple[str, Path]]) -> bytes:
     """The key of artefact `name` derived from `sources` ((the name it shows, its file) pairs)
-    besides the package's own code and data."""
-    h = hashlib.sha256(_base_digest() + name.encode() + b"\0")
+    besides the package's own code and data: every path with its file's hash, stored whole in the entry."""
+    parts = [_base_digest(), name.encode()]
     for shown, path in sources:
-        h.update(shown.encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
-    return h.hexdigest()
+        parts.append(shown.encode() + b"\0" + source_hash(path.read_bytes()))
+    return b"\0".join(parts)
+
+
+def _entry(folder: Path, name: str, entry_key: bytes) -> Path:
+    """The file of the entry of `name` with key `entry_key`."""
+    return folder / f"{name}-{source_hash(entry_key).hex()}.pickle"
 
 
 def _trusted(fd: int) -> bool:
@@ -109,7 +121,7 @@ def _trusted(fd: int) -> bool:
     )
 
 
-def _read(path: Path, entry_key: str) -> tuple[bool, Any]:
+def _read(path: Path, entry_key: bytes) -> tuple[bool, Any]:
     try:
         fd = os.open(path, os.O_RDONLY)
     except OSError:
@@ -119,7 +131,7 @@ def _read(path: Path, entry_key: str) -> tuple[bool, Any]:
             if not _trusted(f.fileno()):
                 return False, None
             with gc_paused():  # the entry's many objects live as long as the process: no collection walks them
-                found = pickle.load(f)
+                found = _load(f)
                 settle()  # the command line's process freezes the entry before a collection walks it
     except Exception:  # noqa: BLE001 — any damage to an entry means "derive it again", never an error
         return False, None
@@ -168,8 +180,9 @@ def shared(value: T) -> T:
     return one(value)
 
 
-def _write(folder: Path, name: str, entry_key: str, value: object) -> None:
-    import tempfile  # only to write: a warm run does without it
+def _write(folder: Path, name: str, entry_key: bytes, value: object) -> None:
+    import pickle  # only to write: a warm run does without them
+    import tempfile
 
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -178,7 +191,7 @@ def _write(folder: Path, name: str, entry_key: str, value: object) -> None:
         try:
             with os.fdopen(fd, "wb") as f:
                 f.write(data)
-            os.replace(temp, folder / f"{name}-{entry_key}.pickle")
+            os.replace(temp, _entry(folder, name, entry_key))
         except BaseException:
             os.unlink(temp)
             raise
@@ -209,10 +222,9 @@ def _folder() -> Path | None:
         return None
 
 
-def _table_key(name: str) -> str:
+def _table_key(name: str) -> bytes:
     """The key of a table (`read_table`): what it holds depends on the Python only, not on the package."""
-    flags = f"{FORMAT}\0{sys.version}\0{sys.implementation.cache_tag}\0{sys.flags.optimize}\0{name}"
-    return hashlib.sha256(flags.encode()).hexdigest()
+    return f"{FORMAT}\0{sys.version}\0{sys.implementation.cache_tag}\0{sys.flags.optimize}\0{name}".encode()
 
 
 def read_table(name: str) -> dict[str, bytes] | None:
@@ -224,7 +236,7 @@ def read_table(name: str) -> dict[str, bytes] | None:
     if folder is None:
         return None
     entry_key = _table_key(name)
-    hit, value = _read(folder / f"{name}-{entry_key}.pickle", entry_key)
+    hit, value = _read(_entry(folder, name, entry_key), entry_key)
     if hit and isinstance(value, dict):
         return value
     return {}
@@ -254,7 +266,7 @@ def derived(name: str, sources: Iterable[tuple[str, Path]], build: Callable[[], 
         entry_key = key(name, sources)
     except OSError:  # a source that cannot be read: the build reports it as it always has
         return build()
-    hit, value = _read(folder / f"{name}-{entry_key}.pickle", entry_key)
+    hit, value = _read(_entry(folder, name, entry_key), entry_key)
     if hit:
         return value  # what `build` returned when it was stored (the key names the sources and the code)
     value = build()
