@@ -141,14 +141,17 @@ def _read(path: Path, entry_key: bytes) -> tuple[bool, Any]:
 
 
 def shared(value: T) -> T:
-    """`value` with its equal strings, tuples and frozensets made one object each, so that an entry
-    holds each once and reading it makes each once (the rulebook's 33,000 objects become 20,000, read a
-    third faster). Done in place: an object's attributes, a dict's values and a list's items are
-    replaced by equal objects of the same type (a tuple or a frozenset is one another's only if their
-    items are the same objects: (1,) and (True,) stay apart). Nothing else is touched; the value is
-    returned."""
+    """`value` with its equal strings, tuples, frozensets and frozen dataclass instances made one object
+    each, so that an entry holds each once and reading it makes each once (the rulebook's 33,000 objects
+    become 20,000, read a third faster; of its 1,509 conditions 309 are distinct, of its 955 citations
+    656). Done in place: an object's attributes, a dict's values and a list's items are replaced by
+    equal objects of the same type (a tuple or a frozenset is one another's only if their items are the
+    same objects: (1,) and (True,) stay apart; an instance of a frozen dataclass is another's only if it
+    is of the same class and its attributes are the same objects, by name and in order). Nothing else is
+    touched; the value is returned."""
     canon: dict[object, Any] = {}
     done: set[int] = set()
+    merged: dict[int, tuple[Any, Any]] = {}  # a frozen instance's id → (the one kept, itself: its id stays its own)
 
     def one(v: Any) -> Any:
         kind = type(v)
@@ -162,6 +165,8 @@ def shared(value: T) -> T:
                 same = all(a is b for a, b in zip(items, v, strict=True))
                 got = canon[key] = (v if same else kind(items), items)
             return got[0]
+        if id(v) in merged:
+            return merged[id(v)][0]
         if id(v) in done:
             return v
         done.add(id(v))
@@ -175,6 +180,11 @@ def shared(value: T) -> T:
             if type(attrs) is dict:  # a frozen dataclass's fields too: equal values, the object unchanged
                 for k, x in attrs.items():
                     attrs[k] = one(x)
+                params = getattr(kind, "__dataclass_params__", None)
+                if params is not None and params.frozen:  # immutable: equal instances can be one
+                    kept = canon.setdefault((kind, tuple((k, id(x)) for k, x in attrs.items())), v)
+                    merged[id(v)] = (kept, v)
+                    return kept
         return v
 
     return one(value)

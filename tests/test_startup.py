@@ -132,7 +132,7 @@ def test_a_cache_entry_is_frozen_only_in_the_command_lines_process(tmp_path: Pat
     before, after = counts("other")
     assert before > 0 and after == before  # the program's own freeze, and nothing of ours added to it
     before, after = counts("own")
-    assert after - before > 10_000  # the rulebook's objects (27,000 or so)
+    assert after - before > 5_000  # the rulebook's objects (8,000 or so: cache.shared makes equal ones one)
 
 
 def test_loading_pauses_the_collector_and_freezes_only_in_the_command_lines_process() -> None:
