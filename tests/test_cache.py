@@ -144,12 +144,53 @@ def test_no_cache_without_a_usable_directory(tmp_path: Path, monkeypatch: pytest
     assert build.calls == 3 and not (tmp_path / "cache").exists()
 
 
-def test_the_default_directory_is_the_users_cache_directory(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    ("xdg", "home"),
+    [
+        (None, "/home/u"),
+        ("", "/home/u/"),
+        ("/var/tmp/caches", "/home/u"),
+        ("/var/tmp/caches/", None),
+        ("relative/caches", "/home/u"),
+        (" /var/tmp/caches", "/home/u"),
+        (None, "relative/home"),
+        (None, " /home/u"),
+        (None, "/"),
+    ],
+)
+def test_the_default_directory_is_the_users_cache_directory(
+    monkeypatch: pytest.MonkeyPatch, xdg: str | None, home: str | None
+) -> None:
+    """cache_dir says what platformdirs says, whether it asks it (anything unusual) or not (a plain Linux)."""
     import platformdirs
 
     monkeypatch.delenv("XIANGSHE_CACHE_DIR", raising=False)
     monkeypatch.delenv("XIANGSHE_NO_CACHE", raising=False)
+    for name, value in (("XDG_CACHE_HOME", xdg), ("HOME", home)):
+        if value is None:
+            monkeypatch.delenv(name, raising=False)
+        else:
+            monkeypatch.setenv(name, value)
     assert cache.cache_dir() == Path(platformdirs.user_cache_dir("xiangshe", appauthor=False))
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="the directory is platformdirs' to find off Linux")
+def test_a_check_finds_the_default_directory_without_platformdirs(tmp_path: Path) -> None:
+    """On Linux the user's cache directory is found without importing platformdirs, and used."""
+    code = (
+        "import sys\nfrom xiangshe import verify\n"
+        "try:\n    verify.cli.main(['check', '-'], standalone_mode=False)\n"
+        "except SystemExit:\n    pass\n"
+        "print('platformdirs' in sys.modules)"
+    )
+    env = {k: v for k, v in os.environ.items() if k not in ("XIANGSHE_NO_CACHE", "XIANGSHE_CACHE_DIR")}
+    env["XDG_CACHE_HOME"] = str(tmp_path / "xdg")
+    one = "fragment Φ01\nphase Φ01\n主人 戒 to=宾\n"
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, env=env, input=one, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.splitlines()[-1] == "False"
+    assert set(entries(tmp_path / "xdg" / "xiangshe")) == ARTEFACTS
 
 
 def _check(env: dict[str, str], *files: Path) -> subprocess.Popen[str]:
