@@ -34,13 +34,14 @@ from xiangshe.constraints.templates import (
 from xiangshe.domain.dataclass import dataclass
 from xiangshe.domain.errors import RulebookError, did_you_mean
 from xiangshe.domain.messages import Message
+from xiangshe.domain.regex import lazy
 from xiangshe.domain.text import TEXT, Citation
 from xiangshe.domain.vocabulary import Vocabulary, vocabulary
 
 RULES_DIR = Path(__file__).with_name("rules")
 STATUSES = ("encoded", "descriptive", "deferred")
-_ID = re.compile(r"^[a-z0-9]+(?:[-.][a-z0-9]+)*$")
-_CATALOGUE = re.compile(r"^R\d{3}[a-z]?$")
+_ID = lazy(r"^[a-z0-9]+(?:[-.][a-z0-9]+)*$")
+_CATALOGUE = lazy(r"^R\d{3}[a-z]?$")
 PERSON_KEYS = ("role", "rank", "side")
 
 
@@ -244,8 +245,8 @@ def _citations(data: dict[str, Any], where: str, at: int) -> tuple[Citation, ...
     return tuple(TEXT.cite(q["text"], q.get("line"), where=where, at=at) for q in items)
 
 
-_KEY = re.compile(r"^\s*([A-Za-z0-9_-]+)\s*=")
-_TOML_AT = re.compile(r"\s*\(at line (\d+), column \d+\)$")
+_KEY = lazy(r"^\s*([A-Za-z0-9_-]+)\s*=")
+_TOML_AT = lazy(r"\s*\(at line (\d+), column \d+\)$")
 
 
 def key_lines(body: str, at: int) -> dict[str, int]:
