@@ -149,10 +149,10 @@ def test_no_cache_without_a_usable_directory(tmp_path: Path, monkeypatch: pytest
     [
         (None, "/home/u"),
         ("", "/home/u/"),
-        ("/var/tmp/caches", "/home/u"),
-        ("/var/tmp/caches/", None),
+        ("/srv/caches", "/home/u"),
+        ("/srv/caches/", None),
         ("relative/caches", "/home/u"),
-        (" /var/tmp/caches", "/home/u"),
+        (" /srv/caches", "/home/u"),
         (None, "relative/home"),
         (None, " /home/u"),
         (None, "/"),
