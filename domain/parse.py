@@ -37,6 +37,7 @@ from typing import BinaryIO
 from xiangshe.domain.errors import InputError, TraceError, did_you_mean
 from xiangshe.domain.gcpause import gc_paused
 from xiangshe.domain.messages import Localised, Message
+from xiangshe.domain.regex import lazy
 from xiangshe.domain.trace import (
     SIDES,
     Cast,
@@ -70,7 +71,7 @@ _DIRECTIVE = re.compile(r"#\s*xiangshe\s*:(.*)$")  # `# xiangshe: ignore[R120] r
 # line breaks as editors count them (str.splitlines also breaks at \v, \f, \x1c-\x1e, \x85, U+2028/9,
 # which may stand inside a JSON string); YAML counts \x85, U+2028 and U+2029 as breaks too
 _BREAKS = re.compile(r"\r\n|\r|\n")
-_YAML_BREAKS = re.compile(r"\r\n|[\r\n\x85\u2028\u2029]")
+_YAML_BREAKS = lazy(r"\r\n|[\r\n\x85\u2028\u2029]")
 
 
 def _lines(text: str, breaks: re.Pattern = _BREAKS) -> list[str]:
