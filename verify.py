@@ -31,7 +31,7 @@ if __name__ == "__main__" and not __package__:  # `python verify.py …` in a ch
 
 from xiangshe import schemas, version  # noqa: E402  (pyproject.toml's version, read when asked)
 from xiangshe.reports.cli import github_input_errors  # noqa: E402 (after the bootstrap above)
-from xiangshe.reports.commands import checking, continuing, everyreading, listing, repairing, solving  # noqa: E402
+from xiangshe.reports.commands import checking  # noqa: E402 (the others are imported by the command that runs them)
 from xiangshe.reports.echo import Group, echo  # noqa: E402
 from xiangshe.reports.options import (  # noqa: E402
     FORMATS,
@@ -101,6 +101,8 @@ def check(**options) -> None:
     are still checked, and the exit status is 2.
     """
     if options.pop("all_readings"):  # every reading at once: the readings command, with check's options
+        from xiangshe.reports.commands import everyreading
+
         sys.exit(everyreading.readings(**options))
     sys.exit(checking.check(**options))
 
@@ -133,6 +135,8 @@ def readings(**options) -> None:
     """Check FILES (none: the canonical ceremony) under every combination of the contested readings
     that bears on them: where the verdict flips, the findings that come and go, who reads each reading
     so. --reading holds a point. Exit: 0 holds under all, 1 fails under some, 2 bad input, 3 bound hit."""
+    from xiangshe.reports.commands import everyreading
+
     sys.exit(everyreading.readings(**options))
 
 
@@ -141,6 +145,8 @@ def readings(**options) -> None:
 @reading_options
 def rules(**options) -> None:
     """List the rulebook (the rules in force under the chosen readings are marked)."""
+    from xiangshe.reports.commands import listing
+
     sys.exit(listing.rules(**options))
 
 
@@ -149,6 +155,8 @@ def rules(**options) -> None:
 @staging_options
 def generate(**options) -> None:
     """Stage the ceremony from options: a starting point for your own staging."""
+    from xiangshe.reports.commands import listing
+
     sys.exit(listing.generate(**options))
 
 
@@ -158,6 +166,8 @@ def explain(**options) -> None:
     """Show RULE (ASCII id, Chinese name or catalogue id, in any script or case): quotes in context,
     contested readings, a passing and a failing example; or a machine (machine.<slug>: its states,
     edges and their quotes) or a check of the scoring audit (audit.<catalogue>)."""
+    from xiangshe.reports.commands import listing
+
     sys.exit(listing.explain(**options))
 
 
@@ -171,6 +181,8 @@ def counterexample(**options) -> None:
     Exit status: 1 a counterexample was found; 0 none up to --depth steps (not a proof);
     3 the solver gave up.
     """
+    from xiangshe.reports.commands import solving
+
     sys.exit(solving.counterexample(**options))
 
 
@@ -189,6 +201,8 @@ def query(**options) -> None:
     Exit status: 0 it holds up to --depth steps (not a proof); 1 a counterexample;
     3 the solver gave up.
     """
+    from xiangshe.reports.commands import solving
+
     sys.exit(solving.query(**options))
 
 
@@ -201,6 +215,8 @@ def check_rules(**options) -> None:
     \b
     Exit status: 0 every check holds; 1 a check fails.
     """
+    from xiangshe.reports.commands import solving
+
     sys.exit(solving.check_rules(**options))
 
 
@@ -209,6 +225,8 @@ def check_rules(**options) -> None:
 def coverage(**options) -> None:
     """What checks each clause of the text: a rule or machine (enforced), only the libretto (staged),
     nothing because it is descriptive, or nothing at all (unaccounted)."""
+    from xiangshe.reports.commands import listing
+
     sys.exit(listing.coverage(**options))
 
 
@@ -221,6 +239,8 @@ def repair_(**options) -> None:
     \b
     Exit status: 0 FILE holds; 1 violations, with repairs (each re-checked); 2 bad input;
     3 no repair within the bound (--max-edits, --budget, --timeout): not a proof that none exists."""
+    from xiangshe.reports.commands import repairing
+
     sys.exit(repairing.repair(**options))
 
 
@@ -234,6 +254,8 @@ def next_(**options) -> None:
     Exit status: 0 listed (the staging holds so far); 1 it already breaks a rule or a machine
     (still listed); 2 bad input.
     """
+    from xiangshe.reports.commands import continuing
+
     sys.exit(continuing.next_(**options))
 
 
@@ -248,6 +270,8 @@ def complete(**options) -> None:
     Exit status: 0 the completion holds; 1 FILE already breaks a rule or a machine; 2 bad input;
     3 no completion: FILE departs from the libretto, or its continuation does not hold.
     """
+    from xiangshe.reports.commands import continuing
+
     sys.exit(continuing.complete(**options))
 
 
@@ -258,6 +282,8 @@ def complete(**options) -> None:
 )
 def schema(name: str) -> None:
     """Print the JSON Schema of NAME: `trace` files, or the JSON output of a command."""
+    from xiangshe.reports.commands import listing
+
     sys.exit(listing.schema(name))
 
 

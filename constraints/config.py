@@ -32,6 +32,7 @@ from xiangshe.constraints.select import Selection, Term, terms
 from xiangshe.domain.dataclass import dataclass
 from xiangshe.domain.errors import InputError, did_you_mean
 from xiangshe.domain.messages import Message
+from xiangshe.domain.regex import lazy
 
 FILENAMES = (".xiangshe.toml", "xiangshe.toml")
 PYPROJECT = "pyproject.toml"
@@ -85,7 +86,7 @@ class _Lines:
     """Line numbers of keys in a TOML text (tomllib gives none): the line of `key =` in the table
     `table` (a dotted path), or of the inline table holding it, or of the table's header."""
 
-    _HEADER = re.compile(r"^\s*\[\s*([^\[\]]+?)\s*\]\s*(?:#.*)?$")
+    _HEADER = lazy(r"^\s*\[\s*([^\[\]]+?)\s*\]\s*(?:#.*)?$")
 
     def __init__(self, text: str) -> None:
         self.lines = text.splitlines()

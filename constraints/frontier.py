@@ -99,6 +99,7 @@ def cast_options(trace: Trace) -> Options:
         "bin_zhuren_shoot": any(role(n) == "宾" for n in shooters),
         "dafu_shoot": dafu_shoot if dafu else True,
         "zhongbin_pairs": zhong_pairs if trace.cast.pairs else 1,
+        "zhang_shoot": "众宾1" in shooters,
     }
     if trace.occasion.presiding == "君":
         kw["jun"] = "与射"

@@ -24,6 +24,10 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Outcome:
+    """What a batch of stagings comes to under the selection: each one's result, the checks in force and
+    those applied to none, and the baseline's match (a docstring: `dataclass` would build one from the
+    signature with inspect, a quarter of a million instructions at every start)."""
+
     results: list[Result]
     in_force: tuple[str, ...]  # the checks `check` makes under the readings in force
     not_applied: tuple[str, ...]  # those the selection applies to no trace

@@ -88,6 +88,9 @@ class Problem:
 
 @dataclass(frozen=True)
 class Scope:
+    """What a staging covers: the whole ceremony or a fragment, the phases it stages and misses, the
+    rules in force it reaches or not, and what it leaves open."""
+
     whole: bool  # no fragment declaration
     declared: tuple[str, ...] | None  # the fragment's phases (None: not named, or whole)
     phases: tuple[str, ...]  # the phases the trace stages, in order

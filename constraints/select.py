@@ -30,15 +30,16 @@ from xiangshe.constraints.scoring import AUDIT_CHECKS, audit_id, audit_name
 from xiangshe.domain.dataclass import dataclass
 from xiangshe.domain.errors import InputError, did_you_mean
 from xiangshe.domain.messages import Message
+from xiangshe.domain.regex import lazy
 from xiangshe.domain.text import TEXT, Citation
 from xiangshe.fsm.table import tables
 
 UNUSED = "suppression.unused"
 KINDS = ("rule", "machine", "audit", "scope", "suppression")
-_SECTION = re.compile(r"^[a-z]\d?_")  # a_xian_chou.md, and a2_L003-029.md: section A
-_CATALOGUE_PREFIX = re.compile(r"^[RN]\d{0,2}$")
-_CATALOGUE = re.compile(r"^[RN]\d{2,3}[A-Z]?$")
-_ENTRY = re.compile(r"^R\d{3}$")
+_SECTION = lazy(r"^[a-z]\d?_")  # a_xian_chou.md, and a2_L003-029.md: section A
+_CATALOGUE_PREFIX = lazy(r"^[RN]\d{0,2}$")
+_CATALOGUE = lazy(r"^[RN]\d{2,3}[A-Z]?$")
+_ENTRY = lazy(r"^R\d{3}$")
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,6 @@ as a plain string and shown as written.
 
 from __future__ import annotations
 
-import string
 from collections.abc import Callable, Iterable, Mapping
 from typing import NamedTuple
 
@@ -789,6 +788,8 @@ LANGUAGES = ("en", "zh")
 
 def parameters(template: str) -> tuple[str, ...]:
     """The named parameters of a template, in order, each once."""
+    import string  # only here (SARIF's arguments, the catalogue's checks): a check has no use for it
+
     names = (field for _, field, _, _ in string.Formatter().parse(template) if field is not None)
     return tuple(dict.fromkeys(names))
 

@@ -51,6 +51,8 @@ _JUN = {
 
 @dataclass(frozen=True)
 class OccasionField:
+    """A field of an `occasion` declaration: its key, gloss, values and their aliases, and its quote."""
+
     key: str
     gloss: str
     values: tuple[str, ...]

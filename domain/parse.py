@@ -37,6 +37,7 @@ from typing import BinaryIO
 from xiangshe.domain.errors import InputError, TraceError, did_you_mean
 from xiangshe.domain.gcpause import gc_paused
 from xiangshe.domain.messages import Localised, Message
+from xiangshe.domain.regex import lazy
 from xiangshe.domain.trace import (
     SIDES,
     Cast,
@@ -50,22 +51,32 @@ from xiangshe.domain.trace import (
     new_event,
     phase_span,
 )
-from xiangshe.domain.vocabulary import MAX_INSTANCE, PERSON_KEYS, PLACE_KEYS, Vocabulary, split_number, vocabulary
+from xiangshe.domain.vocabulary import (
+    MAX_INSTANCE,
+    PERSON_KEYS,
+    PLACE_KEYS,
+    ObjectKind,
+    Vocabulary,
+    split_number,
+    vocabulary,
+)
 
 MAX_BYTES = 64 * 1024 * 1024  # documented limit on one trace file (the default of check --max-input-size)
 LIMIT_HINT = Message("input.limit-hint")
 MAX_ERRORS = 20
 _SIDE_ALIASES = {"shang-she": "上射", "xia-she": "下射", "upper": "上射", "lower": "下射"}
-_SOURCE = re.compile(r"^\s*L([0-9]{1,9})\b")  # `# L14 主人坐取爵于上篚`: the text line an event enacts
+#: `# L14 主人坐取爵于上篚`: the text line an event enacts, matched where its comment begins (after the #)
+_SOURCE = re.compile(r"\s*L([0-9]{1,9})\b")
 _DIRECTIVE = re.compile(r"#\s*xiangshe\s*:(.*)$")  # `# xiangshe: ignore[R120] reason`
 # line breaks as editors count them (str.splitlines also breaks at \v, \f, \x1c-\x1e, \x85, U+2028/9,
 # which may stand inside a JSON string); YAML counts \x85, U+2028 and U+2029 as breaks too
 _BREAKS = re.compile(r"\r\n|\r|\n")
-_YAML_BREAKS = re.compile(r"\r\n|[\r\n\x85\u2028\u2029]")
+_YAML_BREAKS = lazy(r"\r\n|[\r\n\x85\u2028\u2029]")
 
 
 def _lines(text: str, breaks: re.Pattern = _BREAKS) -> list[str]:
-    lines = breaks.split(text)
+    # without a \r (or YAML's other breaks) a text breaks at \n alone: str.split, not the pattern
+    lines = text.split("\n") if breaks is _BREAKS and "\r" not in text else breaks.split(text)
     return lines[:-1] if lines and lines[-1] == "" else lines
 
 
@@ -106,22 +117,64 @@ _Words = tuple[str, str, ObjectRef | None, tuple[tuple[str, str], ...], str | No
 _KNOWN_LINES = 1 << 16
 
 
+class _Pairs(dict[str, "tuple[str, str] | None"]):
+    """The words of events read by this process: a word key=value as (key, value) (split at its first
+    =, as `_split_kv` splits it), any other word as None; at most _KNOWN_LINES of them remembered."""
+
+    def __missing__(self, word: str) -> tuple[str, str] | None:
+        key, eq, value = word.partition("=")
+        pair = (key, value) if eq else None
+        if len(self) < _KNOWN_LINES:
+            self[word] = pair
+        return pair
+
+
+class _Sources(dict[str, "int | None"]):
+    """The comments of events read by this process (after their #), each with the line of the text it
+    names (`# L14 …`: 14), or None; at most _KNOWN_LINES of them remembered."""
+
+    def __missing__(self, comment: str) -> int | None:
+        m = _SOURCE.match(comment)
+        line = int(m.group(1)) if m else None
+        if len(self) < _KNOWN_LINES:
+            self[comment] = line
+        return line
+
+
 class _Seen:
     """The events the readers of this process have read before, with one vocabulary: their words, and
-    the lines of JSON Lines that wrote them, each with the person words it holds, when these are the
-    names the event's persons have in the cast. Such an event reads alike in any trace whose cast has
-    those names (a person word that the cast has is that person: `_Reader.person`; the other words
-    are the vocabulary's), so a batch of stagings that share most lines reads each of them once.
-    Only events read without error are kept, at most _KNOWN_LINES of each kind."""
+    the lines of JSON Lines and the statements of the line format (a line without its comment) that
+    wrote them, each with the person words it holds, when these are the names the event's persons
+    have in the cast. Such an event reads alike in any trace whose cast has those names (a person
+    word that the cast has is that person: `_Reader.person`; the other words are the vocabulary's),
+    so a batch of stagings that share most lines reads each of them once, and a staging each of its
+    repeated statements. Only events read without error are kept, at most _KNOWN_LINES of each kind;
+    and the words key=value and the objects that `_Reader.plain` read, which depend on the
+    vocabulary alone."""
 
     def __init__(self, vocab: Vocabulary) -> None:
         self.vocab = vocab
         self.words: dict[tuple, tuple[frozenset[str], _Words]] = {}
         self.lines: dict[str, tuple] = {}
+        #: the statements of the line format (a line without its comment, stripped) that wrote them
+        self.bodies: dict[str, tuple[frozenset[str], _Words]] = {}
+        self.pairs = _Pairs()
+        self.sources = _Sources()
+        #: an object word (爵2, 矢) and whose it is if personal (the recipient, else the actor; a word
+        #: of an object that is not personal is keyed by that person too) → the object
+        self.objects: dict[tuple[str, str], ObjectRef] = {}
 
     def remember_words(self, key: tuple, value: tuple[frozenset[str], _Words]) -> None:
         if len(self.words) < _KNOWN_LINES:
             self.words[key] = value
+
+    def remember_object(self, key: tuple[str, str], value: ObjectRef) -> None:
+        if len(self.objects) < _KNOWN_LINES:
+            self.objects[key] = value
+
+    def remember_body(self, body: str, value: tuple[frozenset[str], _Words]) -> None:
+        if len(self.bodies) < _KNOWN_LINES:
+            self.bodies[body] = value
 
 
 _SEEN: list[_Seen] = []  # the one of the vocabulary used last
@@ -162,6 +215,10 @@ class _Reader:
         #: a reader that records them: an event's index takes the one of its value, so that a large trace
         #: keeps one int object an event, not two (32 bytes an event)
         self.numbers: list[int] = [0]
+        #: the pairs key=value `plain` reads: the vocabulary's plain pairs, and a person key (to=, for=)
+        #: with each of the first `_paired` persons of the cast (which only grows)
+        self._pairs: set[tuple[str, str]] = set(vocab.plain_pairs)
+        self._paired = 0
 
     # -- errors -------------------------------------------------------------------------------
     def fail(
@@ -315,20 +372,17 @@ class _Reader:
             )
             return None
         kind, suffix = found
+        ref = _instance(kind, suffix, actor, to)
+        if ref is not None:
+            return ref
         if kind.personal:
-            if suffix:
-                self.fail(
-                    line,
-                    f"{kind.name} is personal (each person has his own): write "
-                    f"{kind.name} alone; it is the actor's, or the recipient's with to=",
-                )
-                return None
-            return ObjectRef(kind.name, to or actor)
-        # a numbered kind (instances > 1) takes any number 1–9999 (a staging may need more than
-        # the canonical's); a kind of one instance takes none
-        top = MAX_INSTANCE if kind.instances > 1 else 1
-        number = 1 if suffix == "" else _ascii_number(suffix, 4) or 0
-        if not 1 <= number <= top:
+            self.fail(
+                line,
+                f"{kind.name} is personal (each person has his own): write "
+                f"{kind.name} alone; it is the actor's, or the recipient's with to=",
+            )
+        else:
+            top = MAX_INSTANCE if kind.instances > 1 else 1
             self.fail(
                 line,
                 f"{token}: {kind.name} has instances 1–{top}",
@@ -336,8 +390,7 @@ class _Reader:
                 if top > 1
                 else f"write {kind.name} (there is one {kind.name})",
             )
-            return None
-        return ObjectRef(kind.name, str(number))
+        return None
 
     def event(
         self,
@@ -346,7 +399,7 @@ class _Reader:
         actor_token: str,
         act: str,
         obj_token: str | None,
-        attrs: list[tuple[str, str]],
+        attrs: Sequence[tuple[str, str]],
         source_line: int | None = None,
     ) -> None:
         # an event written as one read before (in any trace) whose persons were named as the cast names
@@ -371,6 +424,11 @@ class _Reader:
     def _words(self, line: int, shared: tuple) -> _Words | None:
         """An event's words, resolved (or None, its errors reported); remembered for this trace while its
         cast is the same (it only grows), and for every trace (`_Seen`) when they are the cast's names."""
+        found = self.plain(*shared)
+        if found is not None:
+            self._seen.remember_words(shared, found)
+            self.names = found[0]
+            return found[1]
         actor_token, act, obj_token, attrs = shared
         key = (*shared, len(self.cast.persons))
         words = self._resolved.get(key)
@@ -393,6 +451,43 @@ class _Reader:
         else:
             self.names = None
         return words
+
+    def plain(
+        self, actor: str, act: str, obj_token: str | None, attrs: tuple[tuple[str, str], ...]
+    ) -> tuple[frozenset[str], _Words] | None:
+        """The words of an event written in the plain words of its cast and the vocabulary, with the
+        person names it holds: its actor and persons named as the cast has them, its act, places and
+        values the vocabulary's own words, no key twice, and its object a kind and an instance of it
+        (爵2). `_resolve` gives such an event these very words, with no error and no person added;
+        here they are found by a few look-ups (the key=value pairs all at once: the vocabulary's
+        `plain_pairs` and a person key with each person of the cast). None for any other event (an
+        alias, another script, a role for its holder, a count, an error …): `_resolve` reads it."""
+        persons = self.cast.persons
+        if actor not in persons or act not in self.vocab.acts:
+            return None
+        to = None
+        if not attrs:
+            names = frozenset([actor])
+        else:
+            if len(persons) != self._paired:  # the pairs of the persons named since
+                self._pairs.update((key, name) for name in list(persons)[self._paired :] for key in PERSON_KEYS)
+                self._paired = len(persons)
+            given = dict(attrs)
+            if len(given) != len(attrs) or not self._pairs.issuperset(attrs):  # a key twice, or another word
+                return None
+            to = given.get("to")
+            names = frozenset([actor, *filter(None, map(given.get, PERSON_KEYS))])  # ("" names no person)
+        obj = None
+        if obj_token is not None:
+            owner = to or actor
+            obj = self._seen.objects.get((obj_token, owner))
+            if obj is None:
+                found = self.vocab.object_kind(obj_token)
+                obj = _instance(*found, actor, to) if found is not None else None
+                if obj is None:
+                    return None
+                self._seen.remember_object((obj_token, owner), obj)
+        return names, (actor, act, obj, attrs, obj_token)
 
     def _resolve(
         self, line: int, actor_token: str, act: str, obj_token: str | None, attrs: list[tuple[str, str]]
@@ -438,6 +533,7 @@ class _Reader:
                 found = vocab.resolve(f"attr:{key}", value)
                 if found is None and vocab.attributes[key].count:
                     self.fail(line, f"{key}={value}: {key} is a count, a whole number (3, 三, 十一 …)")
+                    ok = False
                 elif found is None:
                     self.fail(
                         line,
@@ -576,6 +672,23 @@ class _Reader:
         return Trace(self.path, self.events, self.cast, self.phase_lines, self.lines, self.directives, self.fragment)
 
 
+def _instance(kind: ObjectKind, suffix: str, actor: str, to: str | None) -> ObjectRef | None:
+    """The object of `kind` that a token names by its `suffix`, or None if the suffix names none. A
+    personal object takes no suffix: it is the recipient's (to=), else the actor's. A numbered kind
+    (instances > 1) takes any number 1–9999 (a staging may need more than the canonical's), or none
+    (1); a kind of one instance takes none."""
+    if kind.personal:
+        return None if suffix else ObjectRef(kind.name, to or actor)
+    top = MAX_INSTANCE if kind.instances > 1 else 1
+    number = 1 if suffix == "" else _ascii_number(suffix, 4) or 0
+    return ObjectRef(kind.name, str(number)) if 1 <= number <= top else None
+
+
+#: an event's words as written: actor, act, object, attributes (as `_Reader.event` takes them)
+_Event = tuple[str, str, str | None, tuple[tuple[str, str], ...]]
+_HEADS = frozenset(["fragment", "occasion", "phase", "cast", "pair"])  # the words that begin a declaration
+
+
 def _split_kv(words: Iterable[str]) -> tuple[list[str], list[tuple[str, str]]]:
     plain, kv = [], []
     for w in words:
@@ -627,12 +740,15 @@ def _not_binary(data: bytes | bytearray, display: str) -> None:
         raise TraceErrors([TraceError(display, line, Message("input.binary"))])
 
 
+_BOM = b"\xef\xbb\xbf"  # the byte-order mark in UTF-8
+
+
 def decode(data: bytes | bytearray, display: str) -> str:
     """A trace's bytes as text: UTF-8 (a byte-order mark is dropped), never binary."""
     _not_binary(data, display)
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
+    try:  # as data.decode("utf-8-sig"), which looks its codec up (and imports it) on every call
+        return (data[3:] if data[:3] == _BOM else data).decode("utf-8")
+    except UnicodeDecodeError as err:  # (its start counted after the mark, as utf-8-sig counts it)
         line = data[: err.start].count(b"\n") + 1
         raise TraceErrors([TraceError(display, line, Message("input.not-utf8"))]) from None
 
@@ -656,18 +772,81 @@ def read_path(path: Path, display: str, limit: int = MAX_BYTES) -> str:
     return decode(data, display)
 
 
+def _common_event(words: list[str], pair_of: Callable[[str], tuple[str, str] | None]) -> _Event | None:
+    """The words of an event of the common shape ACTOR ACT [OBJECT] [key=value …] (a word with = is a
+    key=value, split at its first =), as `_Reader.event` takes them; None for any other statement: a
+    declaration, or an event that is not of this shape (`_statement` says what is wrong with it)."""
+    if len(words) < 2 or words[0] in _HEADS or "=" in words[0] or "=" in words[1]:
+        return None
+    size = 3 if len(words) > 2 and "=" not in words[2] else 2
+    attrs = tuple(map(pair_of, words[size:]))
+    if None in attrs:  # a word without = after the key=value pairs began
+        return None
+    return (words[0], words[1], words[2] if size == 3 else None, attrs)  # type: ignore[return-value]  # (no None)
+
+
+def _statement(r: _Reader, n: int, words: list[str]) -> None:
+    """A statement of the line format that is not an event of the common shape (`_common_event`): a
+    declaration, or an event with its error."""
+    head = words[0]
+    if head in ("cast", "pair"):
+        plain, kv = _split_kv(words[1:])
+    if head == "fragment":
+        r.set_fragment(n, " ".join(words[1:]))
+    elif head == "occasion":
+        r.set_occasion(n, " ".join(words[1:]))
+    elif head == "phase":
+        if len(words) < 2:
+            r.fail(n, "phase needs an id such as Φ21")
+        else:
+            r.set_phase(n, words[1])
+    elif head == "cast":
+        rank = dict(kv).get("rank")
+        extra = [k for k, _ in kv if k != "rank"]
+        if len(plain) != 2 or extra:
+            r.fail(n, "cast needs NAME ROLE [rank=…]")
+        else:
+            r.declare(n, plain[0], plain[1], rank)
+    elif head == "pair":
+        if len(plain) != 1:
+            r.fail(n, "pair needs NAME 上射=… 下射=…")
+        else:
+            r.declare_pair(n, plain[0], dict(kv))
+    else:  # an event not of the shape ACTOR ACT [OBJECT] [key=value …] (read above): what is wrong
+        rest, _ = _split_kv(words)
+        if len(rest) < 2:
+            r.fail(n, "an event needs at least an actor and an act: ACTOR ACT [OBJECT] [key=value …]")
+        elif len(rest) > 3:
+            r.fail(
+                n,
+                f"too many words before key=value: {' '.join(rest[3:])}",
+                "an event is ACTOR ACT [OBJECT] [key=value …]; a recipient is to=…, a place at=…",
+            )
+        else:
+            r.fail(n, "key=value pairs come after ACTOR ACT [OBJECT]")
+
+
 @gc_paused()
 def parse_lines(text: str, path: str = "<trace>", vocab: Vocabulary | None = None) -> Trace:
-    """Parse the line format."""
+    """Parse the line format. A statement written as one read before (in this trace or another) is
+    not read again when the cast has its persons (`_Seen`): it takes the earlier one's words, as
+    `_Reader.event` would."""
     lines = _lines(text)
     r = _Reader(path, vocab or vocabulary(), lines)
     waiting: list[tuple[int, str]] = []  # directives on lines of their own, for the next statement
-    add_number = r.numbers.append
+    numbers, events = r.numbers, r.events
+    add_number, add_event = numbers.append, events.append
+    phases, persons = r.vocab.phases, r.cast.persons.keys()
+    seen = r._seen
+    known = seen.bodies  # a statement read before → its person names, its words
+    source_of = seen.sources.__getitem__  # a comment → the line of the text it names, or None
+    pair_of = seen.pairs.__getitem__  # a word key=value → (key, value); any other word → None
+    phase, rnd = None, 0
     for n, raw in enumerate(lines, 1):
         add_number(n)
-        body = raw.split("#", 1)[0].strip()
-        comment_at = raw.find("#")
-        if comment_at >= 0 and "xiangshe" in raw and (m := _DIRECTIVE.search(raw, comment_at)):
+        cut = raw.find("#")
+        body = (raw if cut < 0 else raw[:cut]).strip()
+        if cut >= 0 and "xiangshe" in raw and (m := _DIRECTIVE.search(raw, cut)):
             if body:
                 r.directives.append(Directive(n, n, m.group(1).strip(), "comment"))
             else:
@@ -677,53 +856,38 @@ def parse_lines(text: str, path: str = "<trace>", vocab: Vocabulary | None = Non
         if waiting:
             r.directives += [Directive(at, n, text, "comment") for at, text in waiting]
             waiting.clear()
-        words = body.split()
-        head = words[0]
-        if head in ("cast", "pair"):
-            plain, kv = _split_kv(words[1:])
-        if head == "fragment":
-            r.set_fragment(n, " ".join(words[1:]))
-        elif head == "occasion":
-            r.set_occasion(n, " ".join(words[1:]))
-        elif head == "phase":
-            if len(words) < 2:
-                r.fail(n, "phase needs an id such as Φ21")
-            else:
-                r.set_phase(n, words[1])
-        elif head == "cast":
-            rank = dict(kv).get("rank")
-            extra = [k for k, _ in kv if k != "rank"]
-            if len(plain) != 2 or extra:
-                r.fail(n, "cast needs NAME ROLE [rank=…]")
-            else:
-                r.declare(n, plain[0], plain[1], rank)
-        elif head == "pair":
-            if len(plain) != 1:
-                r.fail(n, "pair needs NAME 上射=… 下射=…")
-            else:
-                r.declare_pair(n, plain[0], dict(kv))
+        hit = known.get(body)
+        if hit is None or not persons >= hit[0]:  # (a statement remembered leaves the cast as it is)
+            words = body.split()
+            shared = _common_event(words, pair_of)
+            if shared is None:  # a declaration, or an event of another shape
+                _statement(r, n, words)
+                continue
+            source_line = source_of(raw[cut + 1 :]) if cut >= 0 else None
+            hit = r.plain(*shared)
+            if hit is None:  # the long way
+                r.names = None
+                count = len(events)
+                r.event(n, raw, *shared, source_line)
+                if len(events) > count and r.names is not None:
+                    e = events[-1]
+                    seen.remember_body(body, (r.names, (e.actor, e.act, e.obj, e.attrs, e.obj_token)))
+                continue
+            if len(known) < _KNOWN_LINES:  # (seen.remember_body, without the call)
+                known[body] = hit
         else:
-            rest, attrs = _split_kv(words)
-            if len(rest) < 2:
-                r.fail(n, "an event needs at least an actor and an act: ACTOR ACT [OBJECT] [key=value …]")
-                continue
-            if len(rest) > 3:
-                r.fail(
-                    n,
-                    f"too many words before key=value: {' '.join(rest[3:])}",
-                    "an event is ACTOR ACT [OBJECT] [key=value …]; a recipient is to=…, a place at=…",
-                )
-                continue
-            if rest != words[: len(rest)]:
-                r.fail(n, "key=value pairs come after ACTOR ACT [OBJECT]")
-                continue
-            comment = raw.split("#", 1)[1] if "#" in raw else ""
-            m = _SOURCE.match(comment)
-            r.event(
-                n, raw, rest[0], rest[1], rest[2] if len(rest) == 3 else None, attrs, int(m.group(1)) if m else None
-            )
+            source_line = source_of(raw[cut + 1 :]) if cut >= 0 else None
+        actor, act, obj, attrs, obj_token = hit[1]
+        if r.phase is not phase:
+            phase = r.phase
+            rnd = phases[phase].round if phase else 0
+        index = numbers[len(events)]  # the int of an earlier line number (`_Reader.numbers`)
+        add_event(new_event(index, n, actor, act, obj, attrs, phase, rnd, raw, obj_token, source_line))
     r.directives += [Directive(at, None, text, "comment") for at, text in waiting]
     return r.finish()
+
+
+_NOT_ATTRIBUTES = frozenset(["actor", "act", "obj", "src"])  # the fields of an event record that are not key=value
 
 
 def _record(r: _Reader, n: int, rec: dict[str, str], raw: str) -> None:
@@ -756,7 +920,7 @@ def _record(r: _Reader, n: int, rec: dict[str, str], raw: str) -> None:
     elif "actor" not in rec or "act" not in rec:
         r.fail(n, "an event record needs \"actor\" and \"act\"")
     else:
-        attrs = [(k, v) for k, v in rec.items() if k not in ("actor", "act", "obj", "src")]
+        attrs = [(k, v) for k, v in rec.items() if k not in _NOT_ATTRIBUTES]
         src = rec.get("src", "")
         r.event(
             n, raw, rec["actor"], rec["act"], rec.get("obj"), attrs, _ascii_number(src[1:]) if src[:1] == "L" else None

@@ -7,9 +7,8 @@ occurs more than once without a `line` to pick one occurrence, is an error.
 
 from __future__ import annotations
 
-import hashlib
 import re
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 
 from xiangshe.domain.dataclass import dataclass
@@ -33,15 +32,36 @@ class Citation:
 
 
 class SourceText:
-    """The text with its line breaks removed, and a map from each character back to its line."""
+    """The text with its line breaks removed, and a map from each character back to its line.
+
+    The file is read when something of it is first asked for: a check whose rulebook and tables come
+    from the cache (domain/cache.py) never reads it, nor imports hashlib."""
 
     def __init__(self, path: Path = TEXT_PATH) -> None:
-        raw = path.read_text(encoding="utf-8")
+        self.path = path
         self.name = path.name
-        self.sha256 = hashlib.sha256(raw.encode("utf-8")).hexdigest()
-        self.lines = raw.splitlines()
-        self.flat = "".join(self.lines)
-        self._line_of = [n for n, text in enumerate(self.lines, 1) for _ in text]
+
+    @cached_property
+    def _raw(self) -> str:
+        return self.path.read_text(encoding="utf-8")
+
+    @cached_property
+    def sha256(self) -> str:
+        import hashlib
+
+        return hashlib.sha256(self._raw.encode("utf-8")).hexdigest()
+
+    @cached_property
+    def lines(self) -> list[str]:
+        return self._raw.splitlines()
+
+    @cached_property
+    def flat(self) -> str:
+        return "".join(self.lines)
+
+    @cached_property
+    def _line_of(self) -> list[int]:
+        return [n for n, text in enumerate(self.lines, 1) for _ in text]
 
     def occurrences(self, quote: str) -> list[tuple[int, int]]:
         """The (first line, last line) of every occurrence of `quote`."""

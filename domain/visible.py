@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from xiangshe.domain.messages import Localised, Text
+from xiangshe.domain.regex import lazy
 
 WIDTH = 200  # the most characters of a trace line quoted back
 LONGEST_WORD = 60  # the most characters of one of the user's words quoted in a message
@@ -62,7 +63,7 @@ def clip(line: str, column: int | None = None, width: int = WIDTH) -> str:
     return ("…" if start else "") + line[start:end] + ("…" if end < len(line) else "") + f"  ({where})"
 
 
-_LONG_WORD = re.compile(rf"[^\s:;,=|]{{{LONGEST_WORD + 1},}}")
+_LONG_WORD = lazy(rf"[^\s:;,=|]{{{LONGEST_WORD + 1},}}")
 
 
 def shorten(message: str, width: int = 2 * WIDTH) -> str:

@@ -203,6 +203,18 @@ class Vocabulary:
         return (self.objects[name], digits) if name else None
 
     @cached_property
+    def plain_pairs(self) -> frozenset[tuple[str, str]]:
+        """The key=value pairs of an event that name a place or a closed value in the vocabulary's own
+        words (not a person's key: PERSON_KEYS; not a count, whose numerals `resolve` reads), as
+        (key, value): what `resolve` gives back as written, with no alias nor other script. A
+        reader's first look-up (domain/parse.py `_Reader.plain`); any other pair goes the long way."""
+        pairs = {(key, place) for key in PLACE_KEYS for place in self.places}
+        for key, attr in self.attributes.items():
+            if key not in PLACE_KEYS and key not in PERSON_KEYS and not attr.count:
+                pairs.update((key, value) for value in attr.values)
+        return frozenset(pairs)
+
+    @cached_property
     def _longest_object(self) -> int:
         return max(map(len, self.objects), default=0)
 

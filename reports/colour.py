@@ -11,7 +11,9 @@ import sys
 
 import click
 
-_ERROR = re.compile(r"^(\S.*?: )(error)(: )")
+from xiangshe.domain.regex import lazy
+
+_ERROR = lazy(r"^(\S.*?: )(error)(: )")
 _MARK = {"✗": "red", "✓": "green"}
 
 

@@ -9,8 +9,13 @@ worker processes ignore it and are terminated by the process that started them.
 
 from __future__ import annotations
 
-import signal
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import signal
+else:  # the C module that `signal` wraps: the same functions, without the enums `signal` builds at import
+    import _signal as signal  # (3 M instructions of every start); what they return is compared by identity only
 
 EXIT = 130
 

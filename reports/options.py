@@ -185,6 +185,11 @@ def staging_options(f):
             help="pairs of 众宾 shooting besides the 大夫's partners",
         ),
         click.option(
+            "--zhang-shoot",
+            is_flag=True,
+            help="the three 众宾之长 shoot (partners and 众耦 from 众宾1 on; 记 众宾不与射者，不降)",
+        ),
+        click.option(
             "--shi-bu-bei/--no-shi-bu-bei",
             default=True,
             show_default=True,

@@ -20,6 +20,8 @@ SCOPE_LINES = 10  # past this many stagings, one line sums up their scopes
 
 @dataclass
 class Tally:
+    """The counts of a batch of stagings as they are checked: what the closing summary says."""
+
     stagings: int = 0
     readable: int = 0
     causes: int = 0  # findings that do not follow from another

@@ -9,6 +9,7 @@ import pickle
 import shutil
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -143,12 +144,53 @@ def test_no_cache_without_a_usable_directory(tmp_path: Path, monkeypatch: pytest
     assert build.calls == 3 and not (tmp_path / "cache").exists()
 
 
-def test_the_default_directory_is_the_users_cache_directory(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    ("xdg", "home"),
+    [
+        (None, "/home/u"),
+        ("", "/home/u/"),
+        ("/srv/caches", "/home/u"),
+        ("/srv/caches/", None),
+        ("relative/caches", "/home/u"),
+        (" /srv/caches", "/home/u"),
+        (None, "relative/home"),
+        (None, " /home/u"),
+        (None, "/"),
+    ],
+)
+def test_the_default_directory_is_the_users_cache_directory(
+    monkeypatch: pytest.MonkeyPatch, xdg: str | None, home: str | None
+) -> None:
+    """cache_dir says what platformdirs says, whether it asks it (anything unusual) or not (a plain Linux)."""
     import platformdirs
 
     monkeypatch.delenv("XIANGSHE_CACHE_DIR", raising=False)
     monkeypatch.delenv("XIANGSHE_NO_CACHE", raising=False)
+    for name, value in (("XDG_CACHE_HOME", xdg), ("HOME", home)):
+        if value is None:
+            monkeypatch.delenv(name, raising=False)
+        else:
+            monkeypatch.setenv(name, value)
     assert cache.cache_dir() == Path(platformdirs.user_cache_dir("xiangshe", appauthor=False))
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="the directory is platformdirs' to find off Linux")
+def test_a_check_finds_the_default_directory_without_platformdirs(tmp_path: Path) -> None:
+    """On Linux the user's cache directory is found without importing platformdirs, and used."""
+    code = (
+        "import sys\nfrom xiangshe import verify\n"
+        "try:\n    verify.cli.main(['check', '-'], standalone_mode=False)\n"
+        "except SystemExit:\n    pass\n"
+        "print('platformdirs' in sys.modules)"
+    )
+    env = {k: v for k, v in os.environ.items() if k not in ("XIANGSHE_NO_CACHE", "XIANGSHE_CACHE_DIR")}
+    env["XDG_CACHE_HOME"] = str(tmp_path / "xdg")
+    one = "fragment Φ01\nphase Φ01\n主人 戒 to=宾\n"
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, env=env, input=one, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.splitlines()[-1] == "False"
+    assert set(entries(tmp_path / "xdg" / "xiangshe")) == ARTEFACTS
 
 
 def _check(env: dict[str, str], *files: Path) -> subprocess.Popen[str]:
@@ -200,18 +242,33 @@ def test_a_warm_check_imports_neither_transitions_nor_tomllib(tmp_path: Path) ->
     assert warm.stdout.splitlines()[-1] == "[]"
 
 
-def test_an_entry_holds_equal_strings_tuples_and_frozensets_once() -> None:
+@dataclass
+class Mutable:
+    """An instance of a dataclass that is not frozen: never one with another (either may change)."""
+
+    values: frozenset[str]
+
+
+def test_an_entry_holds_equal_strings_tuples_frozensets_and_frozen_instances_once() -> None:
     """cache.shared: equal immutable values become one object (of the same type), nothing else changes."""
     from xiangshe.constraints.pattern import Cond
 
     a, b = "".join(["主", "人"]), "".join(["主", "人"])
     assert a == b and a is not b
-    conds = [Cond("actor", frozenset({a}), False), Cond("actor", frozenset({b}), False)]
-    value = {"x": (a, 1), "y": [(b, 1), (b, True)], "conds": conds, "kept": (1.0,)}
+    conds = [
+        Cond("actor", frozenset({a}), False),
+        Cond("actor", frozenset({b}), False),
+        Cond("actor", frozenset({a}), True),
+    ]
+    mutables = [Mutable(frozenset({a})), Mutable(frozenset({b}))]
+    value = {"x": (a, 1), "y": [(b, 1), (b, True)], "conds": conds, "kept": (1.0,), "mutables": mutables}
+    value["pair"] = (conds[1], Cond("actor", frozenset({b}), False))
     before = pickle.loads(pickle.dumps(value))
     assert cache.shared(value) is value and value == before
     assert value["x"] is value["y"][0] and value["x"][0] is a  # one tuple, one string
     assert value["y"][1] is not value["x"] and type(value["y"][1][1]) is bool  # (…, True) is not (…, 1)
-    assert conds[0] is not conds[1] and conds[0].values is conds[1].values  # the objects stay, their fields shared
+    assert conds[0] is conds[1] and value["pair"][0] is value["pair"][1] is conds[0]  # one frozen instance
+    assert conds[2] is not conds[0] and conds[2] == before["conds"][2]  # unequal instances stay apart
+    assert mutables[0] is not mutables[1] and mutables[0].values is mutables[1].values  # a mutable one is kept
     stored = pickle.loads(pickle.dumps(value))
-    assert stored == before and stored["x"] is stored["y"][0]
+    assert stored == before and stored["x"] is stored["y"][0] and stored["conds"][0] is stored["conds"][1]

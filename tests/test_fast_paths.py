@@ -35,9 +35,10 @@ PATTERNS = sorted({p for r in RULES for p in r.template.patterns()}, key=str)
 #: the patterns walked together: neighbours in PATTERNS (overlapping or not), a pattern with itself, and three
 WALKED = [PATTERNS[i : i + 2] for i in range(0, len(PATTERNS) - 1, 7)] + [PATTERNS[:1] * 2, PATTERNS[3:6]]
 MUTANTS = 12
-#: one, with a random cast (a whole ceremony: slow to scan), with 34 machine refusals: mutant3 had 5 once
-#: the canonical was restaged (test_the_sample_exercises_refusals_and_rules asks for more than 20)
-SAMPLED_MUTANTS = (7,)
+#: one, with a random cast (a whole ceremony: slow to scan): the one of the MUTANTS with the most machine
+#: refusals (12 since the 无算爵 was restaged; test_the_sampled_mutant_refuses_most holds it, and says which
+#: to take when a restaging changes the mutants)
+SAMPLED_MUTANTS = (1,)
 #: whole ceremonies are slow to scan plainly (~4 s each): by default the first variant, keeping and
 #: audit staging (in name order)
 WHOLE_EVERY = 100
@@ -137,7 +138,13 @@ def test_the_sample_exercises_refusals_and_rules() -> None:
     ctxs = [Context(t, replay(t)) for t in map(load, filter(in_sample, CASES))]
     refusals = sum(len(c.replay.refusals) for c in ctxs)
     fired = sum(bool(r.template.holds(c)) for c in ctxs for r in RULES)
-    assert refusals > 20 and fired > 20, (refusals, fired)
+    assert refusals > 10 and fired > 20, (refusals, fired)
+
+
+def test_the_sampled_mutant_refuses_most() -> None:
+    refusals = {seed: len(replay(mutant(seed)).refusals) for seed in range(MUTANTS)}
+    most = max(refusals, key=lambda seed: (refusals[seed], -seed))
+    assert refusals[SAMPLED_MUTANTS[0]] == refusals[most], f"sample mutant{most} ({refusals})"
 
 
 def test_the_sample_has_every_kind_of_staging() -> None:

@@ -122,3 +122,18 @@ def test_what_is_remembered_is_bounded(monkeypatch) -> None:
     assert [(e.actor, e.act, e.obj, e.attrs) for e in parse_jsonl(jsonl, "c.jsonl")] == [
         (e.actor, e.act, e.obj, e.attrs) for e in expected
     ]
+
+
+def test_a_count_that_is_not_one_is_an_error_in_every_trace_and_on_every_line() -> None:
+    # it was reported once, and its words remembered as an event read without error: the same line was
+    # then read without one later in the trace, and in the next trace whose cast had its persons
+    lines = "cast 张三 主人\nphase Φ27\n释获者 告 to=张三 chun=三\n释获者 告 to=张三 chun=x\n释获者 告 to=张三 chun=x\n"
+    jsonl = (
+        '{"cast": "张三", "role": "主人"}\n{"phase": "Φ27"}\n'
+        + '{"actor": "释获者", "act": "告", "to": "张三", "chun": "三"}\n'
+        + '{"actor": "释获者", "act": "告", "to": "张三", "chun": "x"}\n' * 2
+    )
+    expected = [f"t:{n}: error: chun=x: chun is a count, a whole number (3, 三, 十一 …)" for n in (4, 5)]
+    for reader, text in ((parse_lines, lines), (parse_jsonl, jsonl)):
+        assert errors(reader, text, "t") == expected
+        assert errors(reader, text, "t") == expected

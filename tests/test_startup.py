@@ -18,8 +18,16 @@ from xiangshe.verify import cli
 ROOT = Path(__file__).resolve().parents[1]
 CANONICAL = ROOT / "traces" / "canonical.trace"
 #: what a plain `check` has no use for: the solver, the HTML report, the schemas' validator, the
-#: libraries that derive the cached artefacts, the YAML reader, the package's metadata, the pool
+#: libraries that derive the cached artefacts, the YAML reader, the package's metadata, the pool,
+#: the writer of the cache's entries (pickle: _pickle reads them) and SHA-256 (their keys hash with
+#: importlib.util.source_hash; domain/text.py takes the text's own hash only when it is asked for)
 NOT_FOR_CHECK = (
+    "hashlib",
+    "pickle",
+    "tempfile",
+    "signal",  # reports/interrupt.py calls _signal, the C module under it
+    "xiangshe.reports.commands.solving",  # the other commands' modules: imported by their commands
+    "xiangshe.reports.commands.repairing",
     "z3",
     "jinja2",
     "rich",
@@ -127,7 +135,7 @@ def test_a_cache_entry_is_frozen_only_in_the_command_lines_process(tmp_path: Pat
     before, after = counts("other")
     assert before > 0 and after == before  # the program's own freeze, and nothing of ours added to it
     before, after = counts("own")
-    assert after - before > 10_000  # the rulebook's objects (27,000 or so)
+    assert after - before > 5_000  # the rulebook's objects (8,000 or so: cache.shared makes equal ones one)
 
 
 def test_loading_pauses_the_collector_and_freezes_only_in_the_command_lines_process() -> None:

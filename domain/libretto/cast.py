@@ -106,7 +106,10 @@ class Cast:
             pairs.append(Pair("君耦", "宾", "君"))
         elif o.bin_zhuren_shoot:
             pairs.append(Pair("宾耦", "宾", "主人"))
-        partner = 4
+        # the 众宾 who shoot: those below (众宾4 on), or from the three 长 on (zhang_shoot). The 长 may
+        # shoot or not: 记 「众宾不与射者，不降」, 贾疏 「三賓已上容其有文無武者許其不射」; when they do, they
+        # go down at L117 and up again at L203 (贾疏 on 「皆升就席」 「衆賓則三賓也」; 敖继公 「謂衆賔三人也」).
+        partner = 1 if o.zhang_shoot else 4
         if o.dafu_shoot:
             for i, name in enumerate(self.dafu):
                 pairs.append(Pair(f"大夫耦{i + 1}" if o.dafu > 1 else "大夫耦", f"众宾{partner}", name))

@@ -5,6 +5,11 @@ set before the 宾 and the senior 遵者 (Φ46) cross (错): the 宾's goes to t
 长 (the eldest guest); then they alternate down the seated guests (the other 遵者, then the 众宾);
 the last holders take them to those below at 西阶上 (以旅在下者), the 执觯者 among them (执觯者皆与旅).
 Without a 遵者 only the 宾's cup goes round (若无大夫，则唯宾).
+
+Those below, after 郑注 on L230 (reading `wu-suan-xian-chou=zheng`): 「衆賓之末飲而酬主人之贊者，大夫之末
+飲而酬賓黨，亦錯焉…其末若皆衆賓，則先酬主人之贊者」: the last drinker of each cup on the hall is a
+众宾 in every staging, so each cup goes first to the host's officers (ZAN_ZHE), then to the 宾党 below,
+the 执觯者 last (郑注 「亦自以齒與於旅也」: their place by age is free).
 """
 
 from __future__ import annotations
@@ -24,9 +29,20 @@ from xiangshe.domain.dataclass import dataclass
 #: 执算者; the 相者, 弟子 for 贾疏 but the 工's own for 吴廷华; the 笙).
 BELOW = ("乐正", "获者", "弟子1", "弟子2", "弟子3", "弟子4", "弟子5", "弟子6", "弟子7", "有司", "胜者之弟子")
 
-#: those below who come up for the 无算爵 (Φ48): the 宾党 and the host's officers, who join now
-#: (无算爵然后与): the 司射 here, the 执觯者 after them (执觯者皆与旅)
-BELOW_WU_SUAN = ("司射", "乐正")
+#: the host's officers (主人之赞者) who come up for the 无算爵 (Φ48) besides the 执觯者: they were not
+#: pledged in the 旅酬 and join now (郑注 on L231 「主人之贊者於此始旅」, citing the 鄉飲酒記 「不與，無算爵
+#: 然後與」; 敖继公 「曏者旅酬之時主人之賛者不與信矣」): the 司射 (郑注 on L72 「司射主人之吏也」) and the
+#: 执爵者 (郑注 on L165 「主人使贊者代弟子酌也」). The 司正 is left out: he is there to watch the 旅
+#: (郑注 on L205 「當監旅酬」), and no source has him drink in it. The 宾党 below are those of the 旅酬
+#: (the 众宾 below, then BELOW): 「辩旅」, all of them, the 获者 and the 弟子 too (郑注 「大夫之末飲而酬賓黨」;
+#: 敖继公 「長謂堂下賔黨之長也」).
+ZAN_ZHE = ("司射", "执爵者")
+
+#: those below whose party no source settles (see BELOW), left out of the 旅酬: in the 无算爵 both parties
+#: drink, so they are pledged whichever is theirs — the 释获者 (敖继公 「獲者與釋獲者皆賔之弟子」) and the
+#: 执算者 who follows him (「一人执算以从之」). Not the 相者 (弟子 for 贾疏, the 工's own for 吴廷华), who
+#: go with the musicians.
+EITHER = ("释获者", "执算者")
 
 
 @dataclass(frozen=True)
@@ -44,9 +60,9 @@ def wu_suan(cast) -> list[Cup]:
     n = 2 if zun else 1
     bearers = [f"执觯者{k + 1}" for k in range(n)]
     seated = ["主人", zhong[0], *zun[1:], *zhong[1:]] if zun else ["主人", *zhong]
-    others = [*BELOW_WU_SUAN, *cast.zhongbin_below]  # the 众宾 below (敖继公: 「長謂堂下賔黨之長也」)
+    dang = [*cast.zhongbin_below, *BELOW, *EITHER]  # the 宾党 below, as in the 旅酬, and the 释获者
     return [
-        Cup(cup, bearers[k], holder, seated[k::n], [*others[k::n], bearers[k]])
+        Cup(cup, bearers[k], holder, seated[k::n], [*ZAN_ZHE[k::n], *dang[k::n], bearers[k]])
         for k, (cup, holder) in enumerate(zip(("觯5", "觯6"), ["宾", *zun[:1]], strict=False))
     ]
 

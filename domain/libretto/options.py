@@ -65,6 +65,7 @@ class Options:
     bin_zhuren_shoot: bool = True  # the 宾 and the 主人 shoot (as a pair: 主人与宾为耦)
     dafu_shoot: bool = True  # the 大夫 shoot (each with a 士 partner: 大夫与士为耦)
     zhongbin_pairs: int = 1  # pairs of 众宾 shooting, besides the 大夫's partners
+    zhang_shoot: bool = False  # the three 众宾之长 shoot: the partners and 众耦 are taken from 众宾1 on, not 众宾4
     shi_bu_bei: bool = True  # 若矢不备 after round 1 (取矢不索)
     outcome: tuple[str, str] = ("右", "右")  # who wins round 2 and round 3: 右, 左 or 钧
     dafu_partner_loses: bool = False  # in round 2 the 大夫's partner loses and the 大夫 wins
@@ -76,11 +77,10 @@ class Options:
     # explicit results: key "2:上耦:上射" → 4 results (中正, 中侯, 不中, 射获, 猎获)
 
     def __repr__(self) -> str:
-        """As the dataclass's, without the ruler's options when they are not used (so that the
-        stagings without a 君 keep their header)."""
-        shown = [
-            f for f in fields(self) if f.repr and not (f.name in ("jun", "yu") and getattr(self, f.name) == f.default)
-        ]
+        """As the dataclass's, without the ruler's options, 古者于旅也语 and zhang_shoot when they are
+        not used (so that the stagings without them keep their header)."""
+        hidden = ("jun", "yu", "zhang_shoot")
+        shown = [f for f in fields(self) if f.repr and not (f.name in hidden and getattr(self, f.name) == f.default)]
         return f"Options({', '.join(f'{f.name}={getattr(self, f.name)!r}' for f in shown)})"
 
     def __post_init__(self) -> None:
