@@ -3,7 +3,9 @@
 The 无算爵 (L228–232, Φ48): who drinks from which cup, in what order.  The two cups the 二人举觯
 set before the 宾 and the senior 遵者 (Φ46) cross (错): the 宾's goes to the 主人, the 遵者's to the
 长 (the eldest guest); then they alternate down the seated guests (the other 遵者, then the 众宾);
-the last holders take them to those below at 西阶上 (以旅在下者), the 执觯者 among them (执觯者皆与旅).
+the 执觯者 fill them on the hall after each drinker (郑注 「執觶者酌在上，辯，降復位」), and the last
+holders take them to those below at 西阶上 (以旅在下者), pouring for themselves from there on (郑注
+「不使執觶者酌」; 敖继公 「實之謂自實之」), the 执觯者 among those below (执觯者皆与旅).
 Without a 遵者 only the 宾's cup goes round (若无大夫，则唯宾).
 
 Those below, after 郑注 on L230 (reading `wu-suan-xian-chou=zheng`): 「衆賓之末飲而酬主人之贊者，大夫之末
@@ -67,10 +69,15 @@ def wu_suan(cast) -> list[Cup]:
     ]
 
 
-def crossing(cups: list[Cup]) -> list[tuple[str, str, str]]:
-    """(giver, taker, cup) down the seated guests, the cups alternating (而错)."""
+def crossing(cups: list[Cup]) -> list[tuple[str, str, str, str]]:
+    """(giver, taker, cup, bearer) down the seated guests, the cups alternating (而错).
+
+    The giver drains the cup on his mat; its bearer (the 执觯者) takes it, fills it and carries it to
+    the taker: 郑注 on L229 「錯者實主人之觶以之次賓也」, on L230 「執觶者酌在上，辯，降復位」 (贾疏 「謂二人
+    舉觶酌堂上衆賓已上辯，其堂下自酌相旅」; 敖继公 「此舉觶謂取而酌之，即下文所云執觶者受觶遂實之之事也」).
+    """
     return [
-        (c.seated[i], c.seated[i + 1], c.cup)
+        (c.seated[i], c.seated[i + 1], c.cup, c.bearer)
         for i in range(max(len(c.seated) for c in cups) - 1)
         for c in cups
         if i + 1 < len(c.seated)
