@@ -160,16 +160,18 @@ def test_a_fragment_lists_the_pending_of_the_rules_selected_only() -> None:
     rule is selected (alone), and not when nothing but the machines is."""
     seen = 0
     for path in VIOLATIONS:
-        trace = parse_file(path, path.name)
-        full = check_trace(trace, RULES)
-        if trace.fragment is None or full.scope is None or not full.scope.pending:
+        trace = parsed(path)
+        if trace.fragment is None:
+            continue
+        full = checked_in_full(path)
+        if full.scope is None or not full.scope.pending:
             continue
         pending = {p.rule for p in full.scope.pending}
         for rule in sorted(pending):
-            late, early = _both(trace, _selection(rule))
+            late, early = _both(trace, _selection(rule), full)
             assert early == late, path.name
             assert {p["rule"] for p in early["scope"]["pending"]} == {rule}
-        late, early = _both(trace, _selection("machine"))  # no rule selected at all
+        late, early = _both(trace, _selection("machine"), full)  # no rule selected at all
         assert early == late, path.name
         assert early["scope"]["pending"] == [] and early["scope"]["rules_reached"] == []
         seen += 1
@@ -189,24 +191,32 @@ def test_a_rule_that_reads_a_state_selected_alone_finds_what_it_finds_in_the_ful
         rule = path.stem
         if rule not in readers:
             continue
-        trace = parse_file(path, path.name)
-        want = [f for f in check_trace(trace, RULES).findings if f.rule == rule]
-        got = check_trace(trace, RULES, None, frozenset({rule})).findings
+        want = [f for f in checked_in_full(path).findings if f.rule == rule]
+        got = check_trace(parsed(path), RULES, None, frozenset({rule})).findings
         assert list(got) == want and want, rule
         checked += 1
     assert checked >= 10
 
 
-def test_a_rule_said_to_read_no_state_reads_none() -> None:
+BLIND_STAGINGS = {
+    "of-each-kind": [ROOT / "traces" / "canonical.trace", *OF_EACH_KIND],
+    "variants-and-drawn": [
+        *sorted((ROOT / "traces" / "variants").glob("*.trace")),
+        *random.Random(16).sample(VIOLATIONS, 30),
+    ],
+}
+
+
+@pytest.mark.parametrize("stagings", ["of-each-kind", pytest.param("variants-and-drawn", marks=pytest.mark.wide)])
+def test_a_rule_said_to_read_no_state_reads_none(stagings: str) -> None:
     """`Template.reads_machines` is exact for the rules in force: one it says reads no state finds
     the same without the replay (NOT_REPLAYED, whose empty records any read would fail on) on the
-    canonical ceremony, the variants and a sample of the violation stagings."""
-    paths = [ROOT / "traces" / "canonical.trace", *sorted((ROOT / "traces" / "variants").glob("*.trace"))]
-    paths += random.Random(16).sample(VIOLATIONS, 30)
+    canonical ceremony and the violating example of the first rule of each template kind (the inner
+    loop), and on the variants and a draw of 30 violation stagings (the default run)."""
     readers = plan(RULES).read_machines
     blind = [r for r in RULES if r.encoded and r.id not in readers]
-    for path in paths:
-        trace = parse_file(path, path.name)
+    for path in BLIND_STAGINGS[stagings]:
+        trace = parsed(path)
         seeing, unseeing = Context(trace, replay(trace)), Context(trace, NOT_REPLAYED)
         for r in blind:
             assert r.template.holds(unseeing) == r.template.holds(seeing), (path.name, r.id)
