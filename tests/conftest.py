@@ -21,6 +21,7 @@ The terminal summary says how many tests each left out and how to run them."""
 from __future__ import annotations
 
 import atexit
+import gc
 import os
 import re
 import shutil
@@ -96,6 +97,23 @@ def left_out(markexpr: str | None) -> list[str]:
     does not."""
     expr = markexpr or ""
     return [m for m in ("install", "wide", "slow") if not names(expr, m) and (expr or m == "slow")]
+
+
+#: whether this run leaves the `wide` cases out (the inner loop): set when pytest is configured,
+#: before the test modules are collected
+INNER_LOOP = False
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    global INNER_LOOP
+    INNER_LOOP = "wide" in left_out(config.getoption("markexpr"))
+
+
+def examples(n: int) -> int:
+    """A property's number of Hypothesis examples (`@settings(max_examples=examples(n))`): n in the
+    default run, a quarter of them (at least 10) in the inner loop. The ci profile derandomizes, so
+    the inner loop tries the first of the same examples."""
+    return max(10, n // 4) if INNER_LOOP else n
 
 
 #: how to run the tests a marker left out, for the terminal summary
@@ -182,6 +200,23 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: p
     said = "; ".join(f"{n} {m} ({HOW_TO_RUN[m]})" for m, n in config.stash.get(LEFT_OUT, {}).items() if n)
     if said:
         terminalreporter.write_line(f"left out by marker: {said}")
+
+
+#: the young generation's threshold during the tests (CPython's default: 700 allocations)
+GC_YOUNG = 7000
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:  # noqa: ARG001
+    """What collection loaded (the package, pytest, hypothesis, the test modules and their cases)
+    lives as long as the process: it is frozen out of the cyclic collector's sight (gc.freeze),
+    which would otherwise walk it again at every full collection; and the collector runs after
+    7,000 allocations rather than 700 (a collection during the tests found the young objects of
+    the test, of its checks and parses, mostly still alive). This is the test process's own
+    bookkeeping: the processes the tests start, and what a test asks of the collector, are as they
+    were (domain/gcpause.py pauses it around parsing and checking either way)."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(GC_YOUNG, *gc.get_threshold()[1:])
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -248,3 +248,17 @@ def test_a_sample_cannot_be_emptied_by_its_marks(suite: pytest.Pytester) -> None
     result = suite.runpytest_inprocess("-p", "no:xdist", "test_family.py")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*test_family.py::test_emptied: every case is marked wide or slow*"])
+
+
+@pytest.mark.parametrize(
+    ("markexpr", "inner", "tried"), [(None, False, [80, 30, 300]), ("not z3 and not browser", True, [20, 10, 75])]
+)
+def test_the_inner_loop_tries_a_quarter_of_each_propertys_examples(
+    monkeypatch: pytest.MonkeyPatch, markexpr: str | None, inner: bool, tried: list[int]
+) -> None:
+    """conftest's `examples` (the Hypothesis budgets of test_fuzz and test_jsontext): the default
+    run's in full, a quarter (at least 10) in the inner loop, as pytest's configuration says."""
+    monkeypatch.setattr(conftest, "INNER_LOOP", conftest.INNER_LOOP)  # put back after
+    conftest.pytest_configure(SimpleNamespace(getoption=lambda _: markexpr))
+    assert conftest.INNER_LOOP is inner
+    assert [conftest.examples(n) for n in (80, 30, 300)] == tried
