@@ -3,22 +3,25 @@
 
 Markers (declared in pyproject): `z3` — the test calls the solver (in this process or in a
 subprocess); `browser` — it runs headless Chromium; `install` — it builds the package or installs
-it into an environment of its own (the wheel, pre-commit's hook environment); `slow` — the full
-breadth beyond the default sample. A test not marked `z3` that calls the solver in this process,
-or one of whose fixtures (of any scope) does, fails: the marker cannot drift from what the test
-does, so `-m "not z3"` runs without it (and does not even collect the modules in SOLVER_MODULES).
+it into an environment of its own (the wheel, pre-commit's hook environment); `wide` — the default
+run's sample beyond the inner loop's (each family keeps a stratified sample of its own in the inner
+loop, said in its docstring); `slow` — the full breadth beyond the default sample. A test not
+marked `z3` that calls the solver in this process, or one of whose fixtures (of any scope) does,
+fails: the marker cannot drift from what the test does, so `-m "not z3"` runs without it (and does
+not even collect the modules in SOLVER_MODULES).
 
-Two markers are left out unless asked for (tests/test_markers.py holds this):
-- `install` runs in the default run (no `-m`: CI keeps it) and whenever the `-m` expression names
-  it (`-m install`, `-m "install or not install"`); an `-m` expression that does not name it leaves
-  it out, so the inner loop is plainly `-m "not z3 and not browser"`.
+Three markers are left out unless asked for (tests/test_markers.py holds this):
+- `install` and `wide` run in the default run (no `-m`: CI keeps them) and whenever the `-m`
+  expression names them (`-m install`, `-m "wide or not wide"`); an `-m` expression that does not
+  name one leaves it out, so the inner loop is plainly `-m "not z3 and not browser"`.
 - `slow` is left out unless the `-m` expression names it, the default run included (`-m slow`;
-  `-m "not z3"` leaves it out). `-m "slow or not slow or install"` runs everything.
+  `-m "not z3"` leaves it out). `-m "slow or not slow or install or wide"` runs everything.
 The terminal summary says how many tests each left out and how to run them."""
 
 from __future__ import annotations
 
 import atexit
+import gc
 import os
 import re
 import shutil
@@ -90,13 +93,35 @@ def names(markexpr: str, marker: str) -> bool:
 
 def left_out(markexpr: str | None) -> list[str]:
     """The markers whose tests are deselected under this `-m` expression (None or "": no -m):
-    `slow` unless the expression names it; `install` when an expression is given that does not."""
+    `slow` unless the expression names it; `install` and `wide` when an expression is given that
+    does not."""
     expr = markexpr or ""
-    return [m for m in ("install", "slow") if not names(expr, m) and (expr or m == "slow")]
+    return [m for m in ("install", "wide", "slow") if not names(expr, m) and (expr or m == "slow")]
+
+
+#: whether this run leaves the `wide` cases out (the inner loop): set when pytest is configured,
+#: before the test modules are collected
+INNER_LOOP = False
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    global INNER_LOOP
+    INNER_LOOP = "wide" in left_out(config.getoption("markexpr"))
+
+
+def examples(n: int) -> int:
+    """A property's number of Hypothesis examples (`@settings(max_examples=examples(n))`): n in the
+    default run, a quarter of them (at least 10) in the inner loop. The ci profile derandomizes, so
+    the inner loop tries the first of the same examples."""
+    return max(10, n // 4) if INNER_LOOP else n
 
 
 #: how to run the tests a marker left out, for the terminal summary
-HOW_TO_RUN = {"install": "no -m runs them, or an -m naming install", "slow": "-m slow"}
+HOW_TO_RUN = {
+    "install": "no -m runs them, or an -m naming install",
+    "wide": "no -m runs them, or an -m naming wide",
+    "slow": "-m slow",
+}
 #: per marker, how many tests it left out: in the config's stash, and in an xdist worker's output to its controller
 LEFT_OUT = pytest.StashKey[dict[str, int]]()
 
@@ -122,6 +147,28 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
     return None  # pytest decides
 
 
+def _param_marked(item: pytest.Item, marker: str) -> bool:
+    """Whether the case itself (its pytest.param), not its function or module, carries the marker."""
+    return any(m.name == marker for m in getattr(getattr(item, "callspec", None), "marks", ()))
+
+
+def _every_family_keeps_an_inner_case(items: list[pytest.Item]) -> None:
+    """A parametrized test some of whose cases are marked `wide` keeps at least one case in the inner
+    loop (neither `wide` nor `slow`): a sample cannot be emptied by its marks. (A test or module
+    marked `wide` as a whole says so on purpose, and is not a case of this.)"""
+    families: dict[tuple[str, str], list[pytest.Item]] = {}
+    for item in items:
+        if getattr(item, "callspec", None) is not None:
+            families.setdefault((str(item.path), getattr(item, "originalname", item.name)), []).append(item)
+    for members in families.values():
+        if any(_param_marked(i, "wide") for i in members) and all(
+            _param_marked(i, "wide") or i.get_closest_marker("slow") is not None for i in members
+        ):
+            raise pytest.UsageError(
+                f"{members[0].nodeid.split('[')[0]}: every case is marked wide or slow — keep one in the inner loop"
+            )
+
+
 @pytest.hookimpl(tryfirst=True)  # before -m selects by marker
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
@@ -129,6 +176,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.z3)
         if item.path.name in SOLVER_MODULES and item.get_closest_marker("z3") is None:
             raise pytest.UsageError(f"{item.nodeid} is not marked z3, but its module is in conftest's SOLVER_MODULES")
+    _every_family_keeps_an_inner_case(items)
     counts: dict[str, int] = {}
     for marker in left_out(config.getoption("markexpr")):
         out = [item for item in items if item.get_closest_marker(marker) is not None]
@@ -152,6 +200,23 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: p
     said = "; ".join(f"{n} {m} ({HOW_TO_RUN[m]})" for m, n in config.stash.get(LEFT_OUT, {}).items() if n)
     if said:
         terminalreporter.write_line(f"left out by marker: {said}")
+
+
+#: the young generation's threshold during the tests (CPython's default: 700 allocations)
+GC_YOUNG = 7000
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:  # noqa: ARG001
+    """What collection loaded (the package, pytest, hypothesis, the test modules and their cases)
+    lives as long as the process: it is frozen out of the cyclic collector's sight (gc.freeze),
+    which would otherwise walk it again at every full collection; and the collector runs after
+    7,000 allocations rather than 700 (a collection during the tests found the young objects of
+    the test, of its checks and parses, mostly still alive). This is the test process's own
+    bookkeeping: the processes the tests start, and what a test asks of the collector, are as they
+    were (domain/gcpause.py pauses it around parsing and checking either way)."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(GC_YOUNG, *gc.get_threshold()[1:])
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -1,5 +1,9 @@
 """The benchmark's Declare model agrees with our checker, trace by trace and constraint by constraint,
-on a batch where at least 30% of the traces break it (skipped without pm4py: the bench extra)."""
+on a batch where at least 30% of the traces break it (skipped without pm4py: the bench extra).
+
+`wide`: the default run (and CI) runs these, the inner loop leaves them out — pm4py's import and
+the model's preparation alone are about 5 s of CPU, and they test the benchmark's translation, not
+the checker, whose verdicts the inner loop tests on the same stagings (test_rules, test_cli)."""
 
 from __future__ import annotations
 
@@ -19,6 +23,7 @@ pytestmark = [
         not all(importlib.util.find_spec(m) for m in ("pm4py", "pandas")), reason="pm4py and pandas: the bench extra"
     ),
     pytest.mark.xdist_group("pm4py"),
+    pytest.mark.wide,
 ]
 if str(Path(__file__).resolve().parents[1]) not in sys.path:  # `pytest` as well as `python -m pytest`
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))

@@ -88,9 +88,10 @@ def test_explain_json_carries_examples_and_readings() -> None:
 
 
 @pytest.mark.xdist_group("bundled-checks")  # the passing examples' checks are shared (tests/checked.py)
-@pytest.mark.parametrize("rule", rule_params(ENCODED))
+@pytest.mark.parametrize("rule", rule_params(ENCODED, inner_per_kind=1))
 def test_examples_pass_and_fail_the_rule_they_illustrate(rule) -> None:
-    """A few rules of each template kind by default; every encoded rule under -m slow."""
+    """A few rules of each template kind by default; every encoded rule under -m slow; the inner
+    loop one rule of each kind and every rule with a contested reading (tests/sampling.py)."""
     x = explain(rule, VIOLATIONS, STAGINGS, ROOT)
     readings = readings_of(rule)
     assert x.failing is not None, "every encoded rule has a violating example"

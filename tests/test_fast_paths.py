@@ -9,6 +9,13 @@
 
 On the bundled stagings and violations and on seeded mutants of the canonical ceremony (several
 mutations each, random pairs), so that machines refuse and rules fire.
+
+The inner loop (`-m "not z3 and not browser"`) takes one whole ceremony, mutant7 (a random cast
+and 34 machine refusals, where the index meets the most distinct actors and states), and the
+violating examples of one rule of each template kind and of every rule with a contested reading
+(`rules_by_kind(…, 1)`): each template's patterns fire on a staging written to fire them. The
+default run adds the canonical, the first variant, keeping and audit staging and two rules more of
+each kind (`wide`); `-m slow` every staging and mutant.
 """
 
 from __future__ import annotations
@@ -19,7 +26,7 @@ from pathlib import Path
 
 import pytest
 import tracegen
-from sampling import rules_by_kind, sample_or_slow
+from sampling import rules_by_kind, tiered
 
 from xiangshe.constraints.pattern import NONE, PERSON_ATTRS, Context, Pattern
 from xiangshe.constraints.rulebook import rulebook
@@ -46,6 +53,8 @@ WHOLE_EVERY = 100
 #: the violating examples of a few rules of each template kind, and the first mutants; the rest
 #: under -m slow
 SAMPLED_RULES = {r.id for r in rules_by_kind(RULES)}
+#: the inner loop's sample: mutant7 and the violating examples of one rule of each kind (and the contested)
+INNER_RULES = {r.id for r in rules_by_kind(RULES, 1)}
 
 
 def in_sample(case: str) -> bool:
@@ -58,6 +67,13 @@ def in_sample(case: str) -> bool:
         siblings = sorted(p.name for p in BUNDLED if p.parent.name == path.parent.name)
         return siblings.index(path.name) % WHOLE_EVERY == 0
     return True
+
+
+def in_inner(case: str) -> bool:
+    if case.startswith("mutant"):
+        return int(case.removeprefix("mutant")) in SAMPLED_MUTANTS
+    path = Path(case)
+    return path.parent.name == "violations" and path.name.split(".")[0] in INNER_RULES
 
 
 def mutant(seed: int, edits: int = 6) -> Trace:
@@ -134,8 +150,11 @@ class ScanContext(Context):
         return got
 
 
-def test_the_sample_exercises_refusals_and_rules() -> None:
-    ctxs = [Context(t, replay(t)) for t in map(load, filter(in_sample, CASES))]
+@pytest.mark.parametrize(
+    "sample", [in_inner, pytest.param(in_sample, marks=pytest.mark.wide)], ids=["inner", "default"]
+)
+def test_the_sample_exercises_refusals_and_rules(sample) -> None:
+    ctxs = [Context(t, replay(t)) for t in map(load, filter(sample, CASES))]
     refusals = sum(len(c.replay.refusals) for c in ctxs)
     fired = sum(bool(r.template.holds(c)) for c in ctxs for r in RULES)
     assert refusals > 10 and fired > 20, (refusals, fired)
@@ -153,6 +172,9 @@ def test_the_sample_has_every_kind_of_staging() -> None:
     assert sum(c.startswith("mutant") for c in chosen) == len(SAMPLED_MUTANTS)
     kinds = {r.template.kind for r in RULES if r.id in SAMPLED_RULES}
     assert kinds == {r.template.kind for r in RULES}
+    inner = [c for c in CASES if in_inner(c)]
+    assert set(inner) <= set(chosen) and sum(c.startswith("mutant") for c in inner) == len(SAMPLED_MUTANTS)
+    assert {r.template.kind for r in RULES if f"traces/violations/{r.id}.trace" in inner} == kinds
 
 
 def mismatches(trace: Trace) -> list[str]:
@@ -181,7 +203,7 @@ def mismatches(trace: Trace) -> list[str]:
     return out
 
 
-@pytest.mark.parametrize("case", sample_or_slow(CASES, in_sample, str))
+@pytest.mark.parametrize("case", tiered(CASES, in_inner, in_sample, str))
 def test_fast_paths_equal_their_plain_references(case: str) -> None:
     """The dict replay equals the transitions triggers; the indexed hits and matches equal a plain
     scan for every pattern of the rulebook; every rule's holds on the index equals holds on a scan."""

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+import sarif as sarif_schema
 from click.testing import CliRunner
 
 from xiangshe import version
@@ -22,7 +23,7 @@ from xiangshe.reports.sarif import AUDIT_CHECKS
 from xiangshe.verify import cli
 
 ROOT = Path(__file__).resolve().parents[1]
-SCHEMA = ROOT / "tests" / "schemas" / "sarif-schema-2.1.0.json"
+SCHEMA = sarif_schema.SCHEMA
 SCHEMA_SHA256 = "ddddcccbf95c7c50c037b5b07eff4140556278ca574ff374db46786b5fce7949"
 VIOLATION = "traces/violations/bu-guan-bu-shi.trace"
 CANONICAL = "traces/canonical.trace"
@@ -59,10 +60,31 @@ def at_root(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture(scope="module")
-def validator() -> jsonschema.Draft4Validator:
-    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
-    jsonschema.Draft4Validator.check_schema(schema)
-    return jsonschema.Draft4Validator(schema, format_checker=jsonschema.Draft4Validator.FORMAT_CHECKER)
+def validator():
+    """The official schema's validator, with a one-pass uniqueItems (tests/sarif.py)."""
+    return sarif_schema.validator()
+
+
+@pytest.mark.parametrize(
+    "items",
+    [
+        "[1, 1.0]",
+        "[1, true]",
+        "[0, false]",
+        '[{"a": 1, "b": [1, {"c": 2}]}, {"b": [1.0, {"c": 2.0}], "a": 1}]',
+        '[{"a": 1}, {"a": 1, "b": null}]',
+        "[[1, 2], [2, 1]]",
+        "[[1, [2]], [1, [2.0]]]",
+        '["1", 1]',
+        "[null, null]",
+        '[{"rule": "甲"}, {"rule": "乙"}, {"rule": "甲"}]',
+        '[{"id": "R1", "x": [true]}, {"id": "R1", "x": [1]}]',
+    ],
+)
+def test_the_one_pass_unique_items_is_jsonschemas(items: str) -> None:
+    """tests/sarif.py's uniqueItems says what jsonschema's pairwise comparison says (the items as JSON)."""
+    schema, array = {"type": "array", "uniqueItems": True}, json.loads(items)
+    assert sarif_schema.FastUniqueDraft4(schema).is_valid(array) == jsonschema.Draft4Validator(schema).is_valid(array)
 
 
 @pytest.fixture

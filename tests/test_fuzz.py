@@ -7,6 +7,8 @@ out; any other exception fails the test.
 Default run: 660 inputs (80 byte strings, 4×60 texts, 160 mutated traces, 40 through the CLI, 40
 through stdin, 30 directories, 40 compared between stdin and the file, 30 directories compared).
 `pytest -m slow` tries 50 times as many. `python benchmarks/fuzz.py N` runs N inputs and counts them.
+The inner loop (`-m "not z3 and not browser"`) tries a quarter of each (conftest's `examples`: at
+least 10 of each kind of input, the first of the same derandomized draws).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from pathlib import Path
 import fuzzgen
 import pytest
 from click.testing import CliRunner
+from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -118,14 +121,14 @@ def _directory_as_files(seed: int) -> None:
     shutil.rmtree(root)
 
 
-@settings(max_examples=80)
+@settings(max_examples=examples(80))
 @given(data=st.binary(max_size=3000), suffix=st.sampled_from(fuzzgen.SUFFIXES))
 def test_random_bytes_into_each_reader(data: bytes, suffix: str) -> None:
     _bytes_into_each_reader(data, suffix)
 
 
 @pytest.mark.parametrize("name", PARSERS)
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(
     text=st.text(st.characters(codec="utf-8"), max_size=500)
     | st.lists(st.sampled_from(fuzzgen.words() + fuzzgen.GARBAGE), max_size=30).map(" ".join)
@@ -134,37 +137,37 @@ def test_random_text_into_each_parser(name: str, text: str) -> None:
     _text_into_parser(name, text)
 
 
-@settings(max_examples=160)
+@settings(max_examples=examples(160))
 @given(seed=st.integers(0, 2**32 - 1))
 def test_mutated_traces_are_checked_without_a_crash(seed: int) -> None:
     _mutated_trace_is_checked(seed)
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(seed=st.integers(0, 2**32 - 1))
 def test_mutated_traces_through_the_command_line(seed: int) -> None:
     _mutated_trace_through_the_cli(seed)
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(seed=st.integers(0, 2**32 - 1))
 def test_mutated_traces_through_standard_input(seed: int) -> None:
     _mutated_trace_through_stdin(seed)
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(seed=st.integers(0, 2**32 - 1))
 def test_standard_input_reads_as_the_file(seed: int) -> None:
     _stdin_reads_as_the_file(seed)
 
 
-@settings(max_examples=30)
+@settings(max_examples=examples(30))
 @given(seed=st.integers(0, 2**32 - 1))
 def test_fuzzed_directories_through_the_command_line(seed: int) -> None:
     _directory_through_the_cli(seed)
 
 
-@settings(max_examples=30)
+@settings(max_examples=examples(30))
 @given(seed=st.integers(0, 2**32 - 1))
 def test_fuzzed_directories_find_and_check_every_file(seed: int) -> None:
     _directory_as_files(seed)

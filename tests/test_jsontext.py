@@ -1,6 +1,7 @@
 """reports/jsontext.py writes what json.dumps(…, ensure_ascii=False, indent=2) writes, character for
 character: on any JSON value (hypothesis), on the edge cases of the standard library's encoder, and
-on what `check` renders of real stagings."""
+on what `check` renders of real stagings. (300 random documents in the default run, 75 in the inner
+loop: conftest's `examples`.)"""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import math
 from pathlib import Path
 
 import pytest
+from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -36,7 +38,7 @@ values = st.recursive(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(values, st.sampled_from(["", "    ", "\t"]))
 def test_as_json_dumps_writes_it(doc: object, indent: str) -> None:
     assert dumps(doc, indent) == expected(doc, indent)

@@ -4,22 +4,31 @@ dropping the other findings afterwards reports — the findings kept, the suppre
 suppressions (of selected checks only), the checks not applied. What the report then covers less is
 said, not hidden: the scope lists the rules applied (and a fragment's pending obligations of those),
 what is left open is null unless `scope.open` is applied, and the scoring audit is null unless an
-`audit.*` check is. A rule that reads a machine's state still has the replay it reads."""
+`audit.*` check is. A rule that reads a machine's state still has the replay it reads.
+
+The stagings are parsed once and checked in full once per module (the early checks are made for
+each selection). The inner loop (`-m "not z3 and not browser"`) compares each selection on the
+canonical ceremony and on the violating example of the first rule of each template kind (every
+template's code under every selection); the default run adds a deterministic draw of 40 violating
+examples (`wide`)."""
 
 from __future__ import annotations
 
 import random
+from functools import cache
 from pathlib import Path
 
 import pytest
+from sampling import first_of_each_kind
 
-from xiangshe.constraints.check import NOT_REPLAYED, check_trace
+from xiangshe.constraints.check import NOT_REPLAYED, Result, check_trace
 from xiangshe.constraints.gates import plan
 from xiangshe.constraints.lint import apply
 from xiangshe.constraints.pattern import Context
 from xiangshe.constraints.rulebook import active_rules
 from xiangshe.constraints.select import Selection, in_force, terms
 from xiangshe.domain.parse import parse_file, parse_lines
+from xiangshe.domain.trace import Trace
 from xiangshe.fsm.replay import replay
 from xiangshe.reports import render
 from xiangshe.reports.tally import Tally
@@ -27,6 +36,20 @@ from xiangshe.reports.tally import Tally
 ROOT = Path(__file__).resolve().parents[1]
 RULES = active_rules()
 VIOLATIONS = sorted((ROOT / "traces" / "violations").glob("*.trace"))
+#: the violating examples of the first rule of each template kind
+OF_EACH_KIND = [ROOT / "traces" / "violations" / f"{r.id}.trace" for r in first_of_each_kind(RULES)]
+
+
+@cache
+def parsed(path: Path) -> Trace:
+    """The staging at `path`, parsed once (read it, do not change it)."""
+    return parse_file(path, path.name)
+
+
+@cache
+def checked_in_full(path: Path) -> Result:
+    """The staging at `path` checked against every rule in force, once."""
+    return check_trace(parsed(path), RULES)
 
 
 def _suppressed(path: Path, suppress: tuple[tuple[int, str], ...]):
@@ -41,12 +64,13 @@ def _applied(trace, selection: Selection) -> frozenset[str]:
     return frozenset(selection.applied(in_force(RULES))) - selection.ignored_in(trace.path)
 
 
-def _both(trace, selection: Selection) -> tuple[dict, dict]:
+def _both(trace, selection: Selection, full: Result | None = None) -> tuple[dict, dict]:
     """The JSON of one staging checked with the selection applied early, and what checking
-    everything then dropping what is not applied reports, narrowed as the early check says less."""
+    everything (`full`, unless it is to be made here) then dropping what is not applied reports,
+    narrowed as the early check says less."""
     ids = in_force(RULES)
     applied = _applied(trace, selection)
-    late = apply([check_trace(trace, RULES)], selection, ids).results[0]
+    late = apply([full or check_trace(trace, RULES)], selection, ids).results[0]
     early = apply([check_trace(trace, RULES, None, applied)], selection, ids).results[0]
     return _narrowed(render.trace_json(late), applied), render.trace_json(early)
 
@@ -87,12 +111,20 @@ SELECTIONS = [
 ]
 
 
+STAGINGS = {
+    "of-each-kind": [ROOT / "traces" / "canonical.trace", *OF_EACH_KIND],
+    "drawn": random.Random(15).sample(VIOLATIONS, 40),
+}
+
+
+@pytest.mark.parametrize("stagings", ["of-each-kind", pytest.param("drawn", marks=pytest.mark.wide)])
 @pytest.mark.parametrize(("select", "ignore"), SELECTIONS)
-def test_the_canonical_and_sampled_violations_report_alike(select: str | None, ignore: str | None) -> None:
+def test_the_canonical_and_sampled_violations_report_alike(
+    select: str | None, ignore: str | None, stagings: str
+) -> None:
     selection = _selection(select, ignore)
-    paths = [ROOT / "traces" / "canonical.trace", *random.Random(15).sample(VIOLATIONS, 40)]
-    for path in paths:
-        late, early = _both(parse_file(path, path.name), selection)
+    for path in STAGINGS[stagings]:
+        late, early = _both(parsed(path), selection, checked_in_full(path))
         assert early == late, path.name
 
 
@@ -128,16 +160,18 @@ def test_a_fragment_lists_the_pending_of_the_rules_selected_only() -> None:
     rule is selected (alone), and not when nothing but the machines is."""
     seen = 0
     for path in VIOLATIONS:
-        trace = parse_file(path, path.name)
-        full = check_trace(trace, RULES)
-        if trace.fragment is None or full.scope is None or not full.scope.pending:
+        trace = parsed(path)
+        if trace.fragment is None:
+            continue
+        full = checked_in_full(path)
+        if full.scope is None or not full.scope.pending:
             continue
         pending = {p.rule for p in full.scope.pending}
         for rule in sorted(pending):
-            late, early = _both(trace, _selection(rule))
+            late, early = _both(trace, _selection(rule), full)
             assert early == late, path.name
             assert {p["rule"] for p in early["scope"]["pending"]} == {rule}
-        late, early = _both(trace, _selection("machine"))  # no rule selected at all
+        late, early = _both(trace, _selection("machine"), full)  # no rule selected at all
         assert early == late, path.name
         assert early["scope"]["pending"] == [] and early["scope"]["rules_reached"] == []
         seen += 1
@@ -157,24 +191,32 @@ def test_a_rule_that_reads_a_state_selected_alone_finds_what_it_finds_in_the_ful
         rule = path.stem
         if rule not in readers:
             continue
-        trace = parse_file(path, path.name)
-        want = [f for f in check_trace(trace, RULES).findings if f.rule == rule]
-        got = check_trace(trace, RULES, None, frozenset({rule})).findings
+        want = [f for f in checked_in_full(path).findings if f.rule == rule]
+        got = check_trace(parsed(path), RULES, None, frozenset({rule})).findings
         assert list(got) == want and want, rule
         checked += 1
     assert checked >= 10
 
 
-def test_a_rule_said_to_read_no_state_reads_none() -> None:
+BLIND_STAGINGS = {
+    "of-each-kind": [ROOT / "traces" / "canonical.trace", *OF_EACH_KIND],
+    "variants-and-drawn": [
+        *sorted((ROOT / "traces" / "variants").glob("*.trace")),
+        *random.Random(16).sample(VIOLATIONS, 30),
+    ],
+}
+
+
+@pytest.mark.parametrize("stagings", ["of-each-kind", pytest.param("variants-and-drawn", marks=pytest.mark.wide)])
+def test_a_rule_said_to_read_no_state_reads_none(stagings: str) -> None:
     """`Template.reads_machines` is exact for the rules in force: one it says reads no state finds
     the same without the replay (NOT_REPLAYED, whose empty records any read would fail on) on the
-    canonical ceremony, the variants and a sample of the violation stagings."""
-    paths = [ROOT / "traces" / "canonical.trace", *sorted((ROOT / "traces" / "variants").glob("*.trace"))]
-    paths += random.Random(16).sample(VIOLATIONS, 30)
+    canonical ceremony and the violating example of the first rule of each template kind (the inner
+    loop), and on the variants and a draw of 30 violation stagings (the default run)."""
     readers = plan(RULES).read_machines
     blind = [r for r in RULES if r.encoded and r.id not in readers]
-    for path in paths:
-        trace = parse_file(path, path.name)
+    for path in BLIND_STAGINGS[stagings]:
+        trace = parsed(path)
         seeing, unseeing = Context(trace, replay(trace)), Context(trace, NOT_REPLAYED)
         for r in blind:
             assert r.template.holds(unseeing) == r.template.holds(seeing), (path.name, r.id)

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+import sarif as sarif_schema
 from click.testing import CliRunner
 
 from xiangshe import schemas
@@ -28,7 +29,6 @@ from xiangshe.verify import STDIN_FORMATS, cli
 ROOT = Path(__file__).resolve().parents[1]
 CANONICAL = ROOT / "traces" / "canonical.trace"
 VIOLATION = ROOT / "traces" / "violations" / "bu-guan-bu-shi.trace"
-SARIF_SCHEMA = ROOT / "tests" / "schemas" / "sarif-schema-2.1.0.json"
 POSIX = pytest.mark.skipif(os.name != "posix", reason="pipes, FIFOs, ptys and /dev are POSIX")
 SHORT = "fragment\n主人 揖\n主人 拜 to=宾 n=2\n"  # a part of the ceremony, declared so
 BAD = "主人 揖\n主人 献爵 爵\n"  # line 2: unknown act
@@ -578,8 +578,7 @@ def test_mix_in_sarif(mix: list[str]) -> None:
     result = invoke("check", "--format", "sarif", *mix)
     assert result.exit_code == 2
     log = json.loads(result.stdout)
-    schema = json.loads(SARIF_SCHEMA.read_text(encoding="utf-8"))
-    validator = jsonschema.Draft4Validator(schema, format_checker=jsonschema.Draft4Validator.FORMAT_CHECKER)
+    validator = sarif_schema.validator()
     assert not list(validator.iter_errors(log))
     [run_] = log["runs"]
     rules = run_["tool"]["driver"]["rules"]
