@@ -10,8 +10,8 @@
 On the bundled stagings and violations and on seeded mutants of the canonical ceremony (several
 mutations each, random pairs), so that machines refuse and rules fire.
 
-The inner loop (`-m "not z3 and not browser"`) takes one whole ceremony, mutant7 (a random cast
-and 34 machine refusals, where the index meets the most distinct actors and states), and the
+The inner loop (`-m "not z3 and not browser"`) takes one whole ceremony, mutant1 (a random cast,
+and the most machine refusals of the twelve mutants, where the index meets the most distinct actors and states), and the
 violating examples of one rule of each template kind and of every rule with a contested reading
 (`rules_by_kind(…, 1)`): each template's patterns fire on a staging written to fire them. The
 default run adds the canonical, the first variant, keeping and audit staging and two rules more of
@@ -53,7 +53,7 @@ WHOLE_EVERY = 100
 #: the violating examples of a few rules of each template kind, and the first mutants; the rest
 #: under -m slow
 SAMPLED_RULES = {r.id for r in rules_by_kind(RULES)}
-#: the inner loop's sample: mutant7 and the violating examples of one rule of each kind (and the contested)
+#: the inner loop's sample: the sampled mutant and the violating examples of one rule of each kind (and the contested)
 INNER_RULES = {r.id for r in rules_by_kind(RULES, 1)}
 
 
