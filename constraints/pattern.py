@@ -22,8 +22,9 @@ import weakref
 from array import array
 from collections import defaultdict
 from collections.abc import Callable
-from itertools import count
+from itertools import chain, count
 from operator import attrgetter
+from typing import Any
 
 from xiangshe.domain.dataclass import dataclass
 from xiangshe.domain.errors import RulebookError, did_you_mean
@@ -180,15 +181,15 @@ class Compiled:
     from (an index of the trace's events by act, else by phase, else by the actor's role, each split
     by role when the pattern names roles) and the test of its other conditions."""
 
-    __slots__ = ("acts", "field", "phases", "roles", "slot", "test", "values")
+    __slots__ = ("acts", "field", "keys", "phases", "roles", "slot", "split", "test", "values")
 
     def __init__(self, p: Pattern, slot: int) -> None:
         self.slot = slot  # its place in a Context's table of hits
         self.acts, self.roles = p.acts, p.roles
         by_phase = next((c for c in p.conds if c.key == "phase" and not c.negate), None)
         phases = by_phase.values if by_phase is not None and NONE not in by_phase.values else None
-        #: the phases an act's events are split by (a pattern of acts in given phases, any role)
-        self.phases = tuple(sorted(phases)) if phases is not None and p.acts is not None and p.roles is None else None
+        #: the phases an act's events are split by (a pattern of acts in given phases)
+        self.phases = tuple(sorted(phases)) if phases is not None and p.acts is not None else None
         self.field: str | None
         self.values: tuple[str, ...]
         if p.acts is not None:
@@ -199,6 +200,19 @@ class Compiled:
             self.field, self.values = "role", tuple(sorted(p.roles))
         else:
             self.field, self.values = None, ()
+        #: a pattern of acts: which of a Context's indices of the acts' events holds its candidates
+        #: (by act, by act and role, by act and phase, by act, role and phase: `Context._split`) and
+        #: the keys of its groups there
+        self.split = 0
+        self.keys: tuple[object, ...] = self.values
+        if p.acts is not None:
+            roles = tuple(sorted(p.roles)) if p.roles is not None else None
+            if roles is not None and self.phases is not None:
+                self.split, self.keys = 3, tuple((a, r, ph) for a in self.values for r in roles for ph in self.phases)
+            elif roles is not None:
+                self.split, self.keys = 1, tuple((a, r) for a in self.values for r in roles)
+            elif self.phases is not None:
+                self.split, self.keys = 2, tuple((a, ph) for a in self.values for ph in self.phases)
         self.test: Check | None = _test(p, by_phase if self.phases is not None else None)
 
 
@@ -331,8 +345,9 @@ def _reader(key: str) -> Callable[[Event, Persons, Replay], str | None]:
 
 
 _slots = count()
-#: the compiled patterns, one per distinct pattern (by value)
-_by_value: dict[Pattern, Compiled] = {}
+#: the compiled patterns, one per distinct pattern (by value), by the pattern's text: equal patterns
+#: have equal texts, and a text is hashed at once where a pattern's hash is that of all its sets
+_by_text: dict[str, list[tuple[Pattern, Compiled]]] = {}
 #: the compiled pattern of each live pattern object (by identity: no pattern is hashed twice)
 _by_id: dict[int, tuple[weakref.ref[Pattern], Compiled]] = {}
 
@@ -342,9 +357,11 @@ def compiled(p: Pattern) -> Compiled:
     got = _by_id.get(id(p))
     if got is not None and got[0]() is p:
         return got[1]
-    c = _by_value.get(p)
+    same = _by_text.setdefault(p.text, [])
+    c = next((c for q, c in same if q == p), None)  # equal sets of a rulebook are one object: `is` answers
     if c is None:
-        c = _by_value.setdefault(p, Compiled(p, next(_slots)))
+        c = Compiled(p, next(_slots))
+        same.append((p, c))
     key = id(p)
     _by_id[key] = (weakref.ref(p, lambda _ref: _forget(key)), c)
     return c
@@ -370,8 +387,8 @@ class Context:
         # event indices (4 bytes each, not a list's pointer to an int) by act, phase, actor, role …
         self._index: dict[str, dict[str | None, array[int]]] = {}
         self._keyers: dict[tuple[str, ...], Callable[[Event], tuple[str | None, ...]]] = {}
-        self._split: dict[tuple[str, str | None], dict[str, array[int]]] = {}
-        self._phased: dict[str, dict[str | None, array[int]]] = {}
+        self._split: tuple[dict[Any, list[Event]], ...] | None = None  # by act, and role, and phase
+        self._roles: dict[tuple[str, str | None], dict[str, array[int]]] = {}  # a phase's events by role
         self._getters: dict[str, Callable[[Event], str | None]] = {}
         self._hits: dict[int, list[Event]] = {}  # by the compiled pattern's slot
         self._mine: dict[int, tuple[Pattern, list[Event]]] = {}  # by the pattern object
@@ -404,9 +421,9 @@ class Context:
             return False
         return c.test is None or c.test(e, self.persons, self.replay)
 
-    def acts(self) -> dict[str | None, array[int]]:
-        """The acts of the trace (with their events' indices)."""
-        return self._by("act")
+    def acts(self) -> dict[str, list[Event]]:
+        """The acts of the trace (with their events)."""
+        return self._splits()[0]
 
     def _by(self, field: str) -> dict[str | None, array[int]]:
         """Event indices grouped by act, phase, actor or the actor's role, in trace order."""
@@ -432,51 +449,66 @@ class Context:
         return index
 
     def _by_role(self, field: str, value: str | None) -> dict[str, array[int]]:
-        """The events of one act (or phase) grouped by the actor's role, made when first asked."""
-        got = self._split.get((field, value))
+        """The events of one phase grouped by the actor's role, made when first asked."""
+        got = self._roles.get((field, value))
         if got is None:
-            got = self._split[(field, value)] = defaultdict(_indices)
+            got = self._roles[(field, value)] = defaultdict(_indices)
             persons, events = self.persons, self.trace.events
             for i in self._by(field).get(value, ()):
                 got[persons[events[i].actor].role].append(i)
             got.default_factory = None
         return got
 
-    def _by_phase(self, act: str) -> dict[str | None, array[int]]:
-        """The events of one act grouped by phase, made when first asked."""
-        got = self._phased.get(act)
+    def _splits(self) -> tuple[dict[Any, list[Event]], ...]:
+        """The events of each act, then of each act and role, of each act and phase, and of each
+        act, role and phase (`Compiled.split`, `Compiled.keys`), in trace order, made in one pass
+        when first asked."""
+        got = self._split
         if got is None:
-            got = self._phased[act] = defaultdict(_indices)
-            events = self.trace.events
-            for i in self._by("act").get(act, ()):
-                got[events[i].phase].append(i)
-            got.default_factory = None
+            by_act: defaultdict[Any, list[Event]] = defaultdict(list)
+            by_role: defaultdict[Any, list[Event]] = defaultdict(list)
+            by_phase: defaultdict[Any, list[Event]] = defaultdict(list)
+            by_both: defaultdict[Any, list[Event]] = defaultdict(list)
+            role = {name: p.role for name, p in self.persons.items()}
+            for e in self.trace.events:
+                act, r, ph = e.act, role[e.actor], e.phase
+                by_act[act].append(e)
+                by_role[act, r].append(e)
+                by_phase[act, ph].append(e)
+                by_both[act, r, ph].append(e)
+            for index in (by_act, by_role, by_phase, by_both):
+                index.default_factory = None
+            got = self._split = (by_act, by_role, by_phase, by_both)
         return got
 
-    def _groups(self, c: Compiled) -> list[array[int]] | None:
-        """The indices of the events of the pattern's acts (else of its phases) and of its roles, in
-        groups, each in trace order (None: every event)."""
-        field, roles = c.field, c.roles
+    def _groups(self, c: Compiled) -> list[list[Event]] | None:
+        """The events of the pattern's acts (else of its phases) and of its roles, in groups, each
+        in trace order (None: every event)."""
+        field = c.field
         if field is None:
             return None
+        if field == "act":
+            events_of = self._splits()[c.split]
+            return [g for k in c.keys if (g := events_of.get(k))]
         index = self._by(field)
-        if c.phases is not None:
-            return [g for v in c.values if v in index for ph in c.phases if (g := self._by_phase(v).get(ph))]
-        if roles is not None and field != "role":
-            return [g for v in c.values if v in index for r in roles if (g := self._by_role(field, v).get(r))]
-        return [index[v] for v in c.values if v in index]
+        if c.roles is not None and field != "role":
+            split = [ix for v in c.values if v in index for r in c.roles if (ix := self._by_role(field, v).get(r))]
+        else:
+            split = [index[v] for v in c.values if v in index]
+        events = self.trace.events
+        return [[events[i] for i in ix] for ix in split]
 
     def _candidates(self, c: Compiled) -> list[Event]:
-        """The events of the pattern's acts (else of its phases) and of its roles, in trace order."""
+        """The events of the pattern's acts (else of its phases) and of its roles, in trace order
+        (a list the caller does not change)."""
         groups = self._groups(c)
         if groups is None:
             return self.trace.events
         if not groups:
             return []
-        events = self.trace.events
         if len(groups) == 1:
-            return [events[i] for i in groups[0]]
-        return [events[i] for i in sorted(i for g in groups for i in g)]
+            return groups[0]
+        return sorted(chain.from_iterable(groups), key=_INDEX)
 
     def hits(self, p: Pattern) -> list[Event]:
         """The events that match `p`, in trace order."""
@@ -520,7 +552,7 @@ class Context:
         persons, replay = self.persons, self.replay
         if groups is None:
             return any(test(e, persons, replay) for e in events)
-        return any(test(events[i], persons, replay) for g in groups for i in g)
+        return any(test(e, persons, replay) for g in groups for e in g)
 
     def walk(self, *patterns: Pattern) -> list[tuple[Event, tuple[bool, ...]]]:
         """The events that match any of `patterns`, in trace order, each with which ones it matches."""
@@ -572,6 +604,7 @@ def _indices() -> array[int]:
 
 
 _ONE = (True,)
+_INDEX = attrgetter("index")
 _FIRST, _SECOND, _BOTH = (True, False), (False, True), (True, True)
 
 
