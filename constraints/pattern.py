@@ -19,7 +19,6 @@ A condition is `key=v1|v2` or `key!=v`; `none` stands for an absent value. Keys:
 from __future__ import annotations
 
 import weakref
-from array import array
 from collections import defaultdict
 from collections.abc import Callable
 from itertools import chain, count
@@ -200,12 +199,18 @@ class Compiled:
             self.field, self.values = "role", tuple(sorted(p.roles))
         else:
             self.field, self.values = None, ()
-        #: a pattern of acts: which of a Context's indices of the acts' events holds its candidates
-        #: (by act, by act and role, by act and phase, by act, role and phase: `Context._split`) and
-        #: the keys of its groups there
+        #: which of a Context's indices of the events holds the pattern's candidates (`Context._splits`,
+        #: `Context._others`: by act, by act and role, by act and phase, by act, role and phase; by
+        #: phase, by role, by phase and role) and the keys of its groups there
         self.split = 0
         self.keys: tuple[object, ...] = self.values
-        if p.acts is not None:
+        if self.field == "phase":
+            self.split = 4
+            if p.roles is not None:
+                self.split, self.keys = 6, tuple((ph, r) for ph in self.values for r in sorted(p.roles))
+        elif self.field == "role":
+            self.split = 5
+        elif p.acts is not None:
             roles = tuple(sorted(p.roles)) if p.roles is not None else None
             if roles is not None and self.phases is not None:
                 self.split, self.keys = 3, tuple((a, r, ph) for a in self.values for r in roles for ph in self.phases)
@@ -384,11 +389,9 @@ class Context:
     def __init__(self, trace: Trace, replay: Replay) -> None:
         self.trace, self.replay = trace, replay
         self.persons = trace.cast.persons
-        # event indices (4 bytes each, not a list's pointer to an int) by act, phase, actor, role …
-        self._index: dict[str, dict[str | None, array[int]]] = {}
         self._keyers: dict[tuple[str, ...], Callable[[Event], tuple[str | None, ...]]] = {}
         self._split: tuple[dict[Any, list[Event]], ...] | None = None  # by act, and role, and phase
-        self._roles: dict[tuple[str, str | None], dict[str, array[int]]] = {}  # a phase's events by role
+        self._other: tuple[dict[Any, list[Event]], ...] | None = None  # by phase, and role
         self._getters: dict[str, Callable[[Event], str | None]] = {}
         self._hits: dict[int, list[Event]] = {}  # by the compiled pattern's slot
         self._mine: dict[int, tuple[Pattern, list[Event]]] = {}  # by the pattern object
@@ -425,40 +428,6 @@ class Context:
         """The acts of the trace (with their events)."""
         return self._splits()[0]
 
-    def _by(self, field: str) -> dict[str | None, array[int]]:
-        """Event indices grouped by act, phase, actor or the actor's role, in trace order."""
-        index = self._index.get(field)
-        if index is None:
-            events = self.trace.events
-            if field == "role":  # the actors' groups, merged by role
-                merged: dict[str, list[array[int]]] = {}
-                for actor, group in self._by("actor").items():
-                    assert actor is not None  # every event has an actor
-                    merged.setdefault(self.persons[actor].role, []).append(group)
-                index = {
-                    r: g[0] if len(g) == 1 else array("i", sorted(i for one in g for i in one))
-                    for r, g in merged.items()
-                }
-                self._index[field] = index
-                return index
-            index = self._index[field] = defaultdict(_indices)
-            key = attrgetter(field)  # act, phase or actor
-            for e in events:  # an event's index is its place in the trace
-                index[key(e)].append(e.index)
-            index.default_factory = None
-        return index
-
-    def _by_role(self, field: str, value: str | None) -> dict[str, array[int]]:
-        """The events of one phase grouped by the actor's role, made when first asked."""
-        got = self._roles.get((field, value))
-        if got is None:
-            got = self._roles[(field, value)] = defaultdict(_indices)
-            persons, events = self.persons, self.trace.events
-            for i in self._by(field).get(value, ()):
-                got[persons[events[i].actor].role].append(i)
-            got.default_factory = None
-        return got
-
     def _splits(self) -> tuple[dict[Any, list[Event]], ...]:
         """The events of each act, then of each act and role, of each act and phase, and of each
         act, role and phase (`Compiled.split`, `Compiled.keys`), in trace order, made in one pass
@@ -482,21 +451,31 @@ class Context:
         return got
 
     def _groups(self, c: Compiled) -> list[list[Event]] | None:
-        """The events of the pattern's acts (else of its phases) and of its roles, in groups, each
-        in trace order (None: every event)."""
-        field = c.field
-        if field is None:
+        """The events of the pattern's acts (else of its phases, else of its roles), and of its
+        roles and phases, in groups, each in trace order (None: every event)."""
+        if c.field is None:
             return None
-        if field == "act":
-            events_of = self._splits()[c.split]
-            return [g for k in c.keys if (g := events_of.get(k))]
-        index = self._by(field)
-        if c.roles is not None and field != "role":
-            split = [ix for v in c.values if v in index for r in c.roles if (ix := self._by_role(field, v).get(r))]
-        else:
-            split = [index[v] for v in c.values if v in index]
-        events = self.trace.events
-        return [[events[i] for i in ix] for ix in split]
+        index = self._splits()[c.split] if c.split < 4 else self._others()[c.split - 4]
+        return [g for k in c.keys if (g := index.get(k))]
+
+    def _others(self) -> tuple[dict[Any, list[Event]], ...]:
+        """The events of each phase, of each actor's role, of each phase and role, in trace order,
+        made in one pass when first asked (few patterns name no act)."""
+        got = self._other
+        if got is None:
+            by_phase: defaultdict[Any, list[Event]] = defaultdict(list)
+            by_role: defaultdict[Any, list[Event]] = defaultdict(list)
+            by_both: defaultdict[Any, list[Event]] = defaultdict(list)
+            role = {name: p.role for name, p in self.persons.items()}
+            for e in self.trace.events:
+                r, ph = role[e.actor], e.phase
+                by_phase[ph].append(e)
+                by_role[r].append(e)
+                by_both[ph, r].append(e)
+            for index in (by_phase, by_role, by_both):
+                index.default_factory = None
+            got = self._other = (by_phase, by_role, by_both)
+        return got
 
     def _candidates(self, c: Compiled) -> list[Event]:
         """The events of the pattern's acts (else of its phases) and of its roles, in trace order
@@ -597,10 +576,6 @@ class Context:
 
             self._keyers[keys] = got
         return got
-
-
-def _indices() -> array[int]:
-    return array("i")
 
 
 _ONE = (True,)
