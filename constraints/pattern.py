@@ -225,14 +225,24 @@ def _test(p: Pattern, done: Cond | None = None) -> Check | None:
     """The pattern's test of an event, but for its acts and roles (its candidates have those);
     None when it has nothing more to test."""
     checks: list[Check] = []
+    conds = [_check(c) for c in p.conds if c is not done]
     if p.objs is not None:
         objs = p.objs
+        if len(conds) == 1:  # the commonest test: an object's kind and one condition, in one call
+            c0 = conds[0]
+
+            def of_kind_and(e: Event, persons: Persons, replay: Replay) -> bool:
+                o = e.obj
+                return o is not None and o.kind in objs and c0(e, persons, replay)
+
+            return of_kind_and
 
         def of_kind(e: Event, _persons: Persons, _replay: Replay) -> bool:
-            return e.obj is not None and e.obj.kind in objs
+            o = e.obj
+            return o is not None and o.kind in objs
 
         checks.append(of_kind)
-    checks += [_check(c) for c in p.conds if c is not done]
+    checks += conds
     if not checks:
         return None
     if len(checks) == 1:
