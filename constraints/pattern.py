@@ -199,15 +199,14 @@ class Compiled:
             self.field, self.values = "role", tuple(sorted(p.roles))
         else:
             self.field, self.values = None, ()
-        #: which of a Context's indices of the events holds the pattern's candidates (`Context._splits`,
-        #: `Context._others`: by act, by act and role, by act and phase, by act, role and phase; by
-        #: phase, by role, by phase and role) and the keys of its groups there
+        #: which of a Context's indices of the events holds the pattern's candidates (`Context._splits`:
+        #: by act, by act and role, by act and phase, by act, role and phase) and the keys of its
+        #: groups there; a pattern of no act takes the groups of its phases (4), its roles (5), or its
+        #: phases and roles (6) from those of every act
         self.split = 0
         self.keys: tuple[object, ...] = self.values
         if self.field == "phase":
-            self.split = 4
-            if p.roles is not None:
-                self.split, self.keys = 6, tuple((ph, r) for ph in self.values for r in sorted(p.roles))
+            self.split = 4 if p.roles is None else 6
         elif self.field == "role":
             self.split = 5
         elif p.acts is not None:
@@ -401,7 +400,6 @@ class Context:
         self.persons = trace.cast.persons
         self._keyers: dict[tuple[str, ...], Callable[[Event], tuple[str | None, ...]]] = {}
         self._split: tuple[dict[Any, list[Event]], ...] | None = None  # by act, and role, and phase
-        self._other: tuple[dict[Any, list[Event]], ...] | None = None  # by phase, and role
         self._getters: dict[str, Callable[[Event], str | None]] = {}
         self._hits: dict[int, list[Event]] = {}  # by the compiled pattern's slot
         self._mine: dict[int, tuple[Pattern, list[Event]]] = {}  # by the pattern object
@@ -465,27 +463,18 @@ class Context:
         roles and phases, in groups, each in trace order (None: every event)."""
         if c.field is None:
             return None
-        index = self._splits()[c.split] if c.split < 4 else self._others()[c.split - 4]
-        return [g for k in c.keys if (g := index.get(k))]
-
-    def _others(self) -> tuple[dict[Any, list[Event]], ...]:
-        """The events of each phase, of each actor's role, of each phase and role, in trace order,
-        made in one pass when first asked (few patterns name no act)."""
-        got = self._other
-        if got is None:
-            by_phase: defaultdict[Any, list[Event]] = defaultdict(list)
-            by_role: defaultdict[Any, list[Event]] = defaultdict(list)
-            by_both: defaultdict[Any, list[Event]] = defaultdict(list)
-            role = {name: p.role for name, p in self.persons.items()}
-            for e in self.trace.events:
-                r, ph = role[e.actor], e.phase
-                by_phase[ph].append(e)
-                by_role[r].append(e)
-                by_both[ph, r].append(e)
-            for index in (by_phase, by_role, by_both):
-                index.default_factory = None
-            got = self._other = (by_phase, by_role, by_both)
-        return got
+        split = self._splits()
+        if c.split < 4:
+            events_of = split[c.split]
+            return [g for k in c.keys if (g := events_of.get(k))]
+        if c.split == 4:  # a pattern of phases: the groups of its phases (of every act)
+            phases = c.values
+            return [g for (_, ph), g in split[2].items() if ph in phases]
+        if c.split == 5:  # a pattern of roles: the groups of its roles
+            roles = c.values
+            return [g for (_, r), g in split[1].items() if r in roles]
+        wanted, named = c.values, c.roles or frozenset()  # a pattern of phases and roles
+        return [g for (_, r, ph), g in split[3].items() if ph in wanted and r in named]
 
     def _candidates(self, c: Compiled) -> list[Event]:
         """The events of the pattern's acts (else of its phases) and of its roles, in trace order

@@ -460,10 +460,12 @@ class CountBefore(Template):
         return ("precedence", self.first, self.then) if (self.op, self.n) == (">=", 1) else None
 
     def holds(self, ctx: Context) -> list[Violation]:
+        test = _OPS[self.op]
+        if not ctx.hits(self.first) and test(0, self.n):
+            return []  # every `then` counts none, and none is what it may count
         count: Counter[Key] = Counter()
         out = []
         tk, fk = ctx.keyer(_keys(self.same, 0)), ctx.keyer(_keys(self.same, 1))
-        test = _OPS[self.op]
         for e, (is_then, is_first) in ctx.walk(self.then, self.first):
             if is_then:
                 have = count[tk(e)]
@@ -529,6 +531,8 @@ class AbsenceBetween(Template):
     queryable: ClassVar[bool] = True
 
     def holds(self, ctx: Context) -> list[Violation]:
+        if not ctx.hits(self.forbid) or not ctx.hits(self.after):
+            return []  # no window is opened, or none holds a `forbid`: nothing to report either way
         window: dict[Key, list[int]] = {}  # key -> the forbid events since the latest `after` (a list)
         reported: set[int] = set()
         out = []
@@ -613,8 +617,9 @@ class Alternate(Template):
         nb: Counter[Key] = Counter()
         out = []
         tk, ok = ctx.keyer(_keys(self.same, 0)), ctx.keyer(_keys(self.same, 1))
-        with_a = {ok(e) for e, (is_a, _) in ctx.walk(self.a, self.b) if is_a} if self.only_with_a else None
-        for e, (is_a, is_b) in ctx.walk(self.a, self.b):
+        walked = ctx.walk(self.a, self.b)
+        with_a = {ok(e) for e, (is_a, _) in walked if is_a} if self.only_with_a else None
+        for e, (is_a, is_b) in walked:
             k = tk(e)
             if with_a is not None and ok(e) not in with_a:
                 continue
