@@ -539,6 +539,8 @@ class Context:
             return [(e, _ONE) for e in hit[0]]
         if len(hit) == 2:
             return _merge(hit[0], hit[1])
+        if len(hit) == 3:
+            return _merge_third(_merge(hit[0], hit[1]), hit[2])
         flags: dict[int, list[bool]] = {}  # the hits' lists are sorted by index: no sets are kept for this
         for k, found in enumerate(hit):
             for e in found:
@@ -619,6 +621,42 @@ def _merge(a: list[Event], b: list[Event]) -> list[tuple[Event, tuple[bool, ...]
             xi, yi = x.index, y.index
     out += [(e, _FIRST) for e in a[i:]]
     out += [(e, _SECOND) for e in b[j:]]
+    return out
+
+
+#: the flags of an event of the first two lists, in the third or not
+_WITH_THIRD: dict[tuple[bool, ...], tuple[bool, ...]] = {
+    _FIRST: (True, False, True),
+    _SECOND: (False, True, True),
+    _BOTH: (True, True, True),
+}
+_WITHOUT_THIRD: dict[tuple[bool, ...], tuple[bool, ...]] = {
+    _FIRST: (True, False, False),
+    _SECOND: (False, True, False),
+    _BOTH: (True, True, False),
+}
+_THIRD = (False, False, True)
+
+
+def _merge_third(two: list[tuple[Event, tuple[bool, ...]]], c: list[Event]) -> list[tuple[Event, tuple[bool, ...]]]:
+    """`_merge` of two lists (`two`, with their flags) merged with a third list, in trace order."""
+    out: list[tuple[Event, tuple[bool, ...]]] = []
+    add = out.append
+    j, nc = 0, len(c)
+    ci = c[0].index if nc else -1
+    for e, flags in two:
+        i = e.index
+        while 0 <= ci < i:
+            add((c[j], _THIRD))
+            j += 1
+            ci = c[j].index if j < nc else -1
+        if ci == i:
+            add((e, _WITH_THIRD[flags]))
+            j += 1
+            ci = c[j].index if j < nc else -1
+        else:
+            add((e, _WITHOUT_THIRD[flags]))
+    out += [(e, _THIRD) for e in c[j:]]
     return out
 
 

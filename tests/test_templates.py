@@ -109,6 +109,21 @@ def test_response_without_correlation_an_event_of_both_patterns(results: list[st
     assert verdict(r, ["phase Φ27", *shots]) == expected
 
 
+def test_walk_flags_each_event_of_its_patterns_in_trace_order() -> None:
+    from xiangshe.constraints.pattern import parse_pattern
+
+    lines = ["phase Φ27", "甲 射 矢 arrow=1 result=中正", "释获者 释获 算 for=甲 arrow=1 side=右"]
+    lines += ["乙 射 矢 arrow=1 result=中侯", "丙 射 矢 arrow=1 result=中正", "释获者 释获 算 for=丙 arrow=1 side=左"]
+    trace = parse_lines(CAST + "\n".join(lines) + "\n", "t.trace")
+    ctx = Context(trace, replay(trace))
+    texts = [HIT, "释获者 释获 算", SHOT, "* 射 矢 result=中侯"]
+    for n in (1, 2, 3, 4):
+        for first in range(len(texts) - n + 1):
+            pats = [parse_pattern(t, vocabulary()) for t in texts[first : first + n]]
+            flags = [tuple(ctx.matches(p, e) for p in pats) for e in trace.events]
+            assert ctx.walk(*pats) == [(e, f) for e, f in zip(trace.events, flags, strict=True) if any(f)]
+
+
 def test_unique() -> None:
     r = rule('kind = "unique"\npattern = "释获者 释获 算"\nsame = ["for", "arrow"]')
     assert verdict(r, ["释获者 释获 算 for=甲 arrow=1", "释获者 释获 算 for=甲 arrow=2"]) == []
