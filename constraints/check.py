@@ -21,7 +21,7 @@ from xiangshe.domain.parse import TraceErrors
 from xiangshe.domain.sources import Source
 from xiangshe.domain.text import Citation
 from xiangshe.domain.trace import Event, Trace
-from xiangshe.fsm.replay import Refusal, Replay, object_steps, replay
+from xiangshe.fsm.replay import Refusal, Replay, Steps, object_steps, replay
 from xiangshe.fsm.table import Table
 
 if TYPE_CHECKING:
@@ -120,10 +120,12 @@ def check_source(
 def validate(trace: Trace) -> None:
     """Acts on an object must be acts its machine knows: anything else is bad input (exit 2)."""
     errors = []
+    machines: dict[str, Steps | None] = {}  # an object kind's machine, looked up once per kind
     for e in trace.events:
         if e.obj is None:
             continue
-        m = object_steps(e.obj.kind)
+        kind = e.obj.kind
+        m = machines[kind] if kind in machines else machines.setdefault(kind, object_steps(kind))
         if m is not None and e.act not in m.by_act:
             t = m.table
             errors.append(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable, Collection, Sequence
+from functools import cached_property
 
 from xiangshe.constraints.pattern import Context, Pattern
 from xiangshe.constraints.rulebook import Rule
@@ -32,8 +33,12 @@ def triggered(t: Template) -> Gate | None:
 
 def gate(t: Template) -> Gate | None:
     """What a rule needs of a trace to find anything in it (None: it is checked on every trace)."""
-    if (by_trigger := triggered(t)) is not None:
-        return by_trigger
+    by_trigger = triggered(t)
+    return by_trigger if by_trigger is not None else _untriggered(t)
+
+
+def _untriggered(t: Template) -> Gate | None:
+    """The gate of a rule without triggers: a bound on a count, or what a prohibition forbids."""
     if (limit := t.limit()) is not None:
         return _gate([limit[0]], limit[1])
     if t.prohibition and isinstance(forbidden := t.forbidden(), Pattern):
@@ -52,18 +57,28 @@ class Plan:
         self.entries: list[tuple[Rule, Gate | None, Gate | None]] = []
         for r in rules:
             if r.encoded:
-                by_trigger = triggered(r.template)  # a rule with triggers has them as its gate
-                self.entries.append((r, by_trigger or gate(r.template), by_trigger))
+                t = r.template
+                by_trigger = triggered(t)  # a rule with triggers has them as its gate
+                self.entries.append((r, by_trigger if by_trigger is not None else _untriggered(t), by_trigger))
         self._gates = [g for _, g, _ in self.entries]
         self._triggers = [t for _, _, t in self.entries]
-        self._gated, self._triggered = self._index(self._gates), self._index(self._triggers)
+        self._gated = self._index(self._gates)
         self.throughout = tuple(r.id for r, _, t in self.entries if t is None)
         self._with_triggers = [(i, r.id) for i, (r, _, t) in enumerate(self.entries) if t is not None]
         self._last: tuple[weakref.ref[Context], set[int]] | None = None  # the last trace's open gates
         self.ids = frozenset(r.id for r, _, _ in self.entries)  # the encoded rules'
-        #: the encoded rules that read the machines' replay (a state: Template.reads_machines)
-        self.read_machines = frozenset(r.id for r, _, _ in self.entries if r.template.reads_machines())
         self._only: dict[frozenset[str], Plan] = {}
+
+    @cached_property
+    def read_machines(self) -> frozenset[str]:
+        """The encoded rules that read the machines' replay (a state: Template.reads_machines), found
+        when first asked (a check that replays for its machines does not ask)."""
+        return frozenset(r.id for r, _, _ in self.entries if r.template.reads_machines())
+
+    @cached_property
+    def _triggered(self) -> tuple[list[int], dict[str, list[int]]]:
+        """The index of the triggers' gates (`reached`), made when first needed."""
+        return self._index(self._triggers)
 
     def only(self, applied: Collection[str]) -> Plan:
         """The plan of the encoded rules among these that `applied` names (`check --select`: a check

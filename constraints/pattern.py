@@ -19,11 +19,11 @@ A condition is `key=v1|v2` or `key!=v`; `none` stands for an absent value. Keys:
 from __future__ import annotations
 
 import weakref
-from array import array
 from collections import defaultdict
 from collections.abc import Callable
-from itertools import count
+from itertools import chain, count
 from operator import attrgetter
+from typing import Any
 
 from xiangshe.domain.dataclass import dataclass
 from xiangshe.domain.errors import RulebookError, did_you_mean
@@ -180,15 +180,15 @@ class Compiled:
     from (an index of the trace's events by act, else by phase, else by the actor's role, each split
     by role when the pattern names roles) and the test of its other conditions."""
 
-    __slots__ = ("acts", "field", "phases", "roles", "slot", "test", "values")
+    __slots__ = ("acts", "field", "keys", "phases", "roles", "slot", "split", "test", "values")
 
     def __init__(self, p: Pattern, slot: int) -> None:
         self.slot = slot  # its place in a Context's table of hits
         self.acts, self.roles = p.acts, p.roles
         by_phase = next((c for c in p.conds if c.key == "phase" and not c.negate), None)
         phases = by_phase.values if by_phase is not None and NONE not in by_phase.values else None
-        #: the phases an act's events are split by (a pattern of acts in given phases, any role)
-        self.phases = tuple(sorted(phases)) if phases is not None and p.acts is not None and p.roles is None else None
+        #: the phases an act's events are split by (a pattern of acts in given phases)
+        self.phases = tuple(sorted(phases)) if phases is not None and p.acts is not None else None
         self.field: str | None
         self.values: tuple[str, ...]
         if p.acts is not None:
@@ -199,6 +199,24 @@ class Compiled:
             self.field, self.values = "role", tuple(sorted(p.roles))
         else:
             self.field, self.values = None, ()
+        #: which of a Context's indices of the events holds the pattern's candidates (`Context._splits`:
+        #: by act, by act and role, by act and phase, by act, role and phase) and the keys of its
+        #: groups there; a pattern of no act takes the groups of its phases (4), its roles (5), or its
+        #: phases and roles (6) from those of every act
+        self.split = 0
+        self.keys: tuple[object, ...] = self.values
+        if self.field == "phase":
+            self.split = 4 if p.roles is None else 6
+        elif self.field == "role":
+            self.split = 5
+        elif p.acts is not None:
+            roles = tuple(sorted(p.roles)) if p.roles is not None else None
+            if roles is not None and self.phases is not None:
+                self.split, self.keys = 3, tuple((a, r, ph) for a in self.values for r in roles for ph in self.phases)
+            elif roles is not None:
+                self.split, self.keys = 1, tuple((a, r) for a in self.values for r in roles)
+            elif self.phases is not None:
+                self.split, self.keys = 2, tuple((a, ph) for a in self.values for ph in self.phases)
         self.test: Check | None = _test(p, by_phase if self.phases is not None else None)
 
 
@@ -206,14 +224,24 @@ def _test(p: Pattern, done: Cond | None = None) -> Check | None:
     """The pattern's test of an event, but for its acts and roles (its candidates have those);
     None when it has nothing more to test."""
     checks: list[Check] = []
+    conds = [_check(c) for c in p.conds if c is not done]
     if p.objs is not None:
         objs = p.objs
+        if len(conds) == 1:  # the commonest test: an object's kind and one condition, in one call
+            c0 = conds[0]
+
+            def of_kind_and(e: Event, persons: Persons, replay: Replay) -> bool:
+                o = e.obj
+                return o is not None and o.kind in objs and c0(e, persons, replay)
+
+            return of_kind_and
 
         def of_kind(e: Event, _persons: Persons, _replay: Replay) -> bool:
-            return e.obj is not None and e.obj.kind in objs
+            o = e.obj
+            return o is not None and o.kind in objs
 
         checks.append(of_kind)
-    checks += [_check(c) for c in p.conds if c is not done]
+    checks += conds
     if not checks:
         return None
     if len(checks) == 1:
@@ -331,8 +359,9 @@ def _reader(key: str) -> Callable[[Event, Persons, Replay], str | None]:
 
 
 _slots = count()
-#: the compiled patterns, one per distinct pattern (by value)
-_by_value: dict[Pattern, Compiled] = {}
+#: the compiled patterns, one per distinct pattern (by value), by the pattern's text: equal patterns
+#: have equal texts, and a text is hashed at once where a pattern's hash is that of all its sets
+_by_text: dict[str, list[tuple[Pattern, Compiled]]] = {}
 #: the compiled pattern of each live pattern object (by identity: no pattern is hashed twice)
 _by_id: dict[int, tuple[weakref.ref[Pattern], Compiled]] = {}
 
@@ -342,9 +371,11 @@ def compiled(p: Pattern) -> Compiled:
     got = _by_id.get(id(p))
     if got is not None and got[0]() is p:
         return got[1]
-    c = _by_value.get(p)
+    same = _by_text.setdefault(p.text, [])
+    c = next((c for q, c in same if q == p), None)  # equal sets of a rulebook are one object: `is` answers
     if c is None:
-        c = _by_value.setdefault(p, Compiled(p, next(_slots)))
+        c = Compiled(p, next(_slots))
+        same.append((p, c))
     key = id(p)
     _by_id[key] = (weakref.ref(p, lambda _ref: _forget(key)), c)
     return c
@@ -367,11 +398,8 @@ class Context:
     def __init__(self, trace: Trace, replay: Replay) -> None:
         self.trace, self.replay = trace, replay
         self.persons = trace.cast.persons
-        # event indices (4 bytes each, not a list's pointer to an int) by act, phase, actor, role …
-        self._index: dict[str, dict[str | None, array[int]]] = {}
         self._keyers: dict[tuple[str, ...], Callable[[Event], tuple[str | None, ...]]] = {}
-        self._split: dict[tuple[str, str | None], dict[str, array[int]]] = {}
-        self._phased: dict[str, dict[str | None, array[int]]] = {}
+        self._split: tuple[dict[Any, list[Event]], ...] | None = None  # by act, and role, and phase
         self._getters: dict[str, Callable[[Event], str | None]] = {}
         self._hits: dict[int, list[Event]] = {}  # by the compiled pattern's slot
         self._mine: dict[int, tuple[Pattern, list[Event]]] = {}  # by the pattern object
@@ -404,79 +432,61 @@ class Context:
             return False
         return c.test is None or c.test(e, self.persons, self.replay)
 
-    def acts(self) -> dict[str | None, array[int]]:
-        """The acts of the trace (with their events' indices)."""
-        return self._by("act")
+    def acts(self) -> dict[str, list[Event]]:
+        """The acts of the trace (with their events)."""
+        return self._splits()[0]
 
-    def _by(self, field: str) -> dict[str | None, array[int]]:
-        """Event indices grouped by act, phase, actor or the actor's role, in trace order."""
-        index = self._index.get(field)
-        if index is None:
-            events = self.trace.events
-            if field == "role":  # the actors' groups, merged by role
-                merged: dict[str, list[array[int]]] = {}
-                for actor, group in self._by("actor").items():
-                    assert actor is not None  # every event has an actor
-                    merged.setdefault(self.persons[actor].role, []).append(group)
-                index = {
-                    r: g[0] if len(g) == 1 else array("i", sorted(i for one in g for i in one))
-                    for r, g in merged.items()
-                }
-                self._index[field] = index
-                return index
-            index = self._index[field] = defaultdict(_indices)
-            key = attrgetter(field)  # act, phase or actor
-            for e in events:  # an event's index is its place in the trace
-                index[key(e)].append(e.index)
-            index.default_factory = None
-        return index
-
-    def _by_role(self, field: str, value: str | None) -> dict[str, array[int]]:
-        """The events of one act (or phase) grouped by the actor's role, made when first asked."""
-        got = self._split.get((field, value))
+    def _splits(self) -> tuple[dict[Any, list[Event]], ...]:
+        """The events of each act, then of each act and role, of each act and phase, and of each
+        act, role and phase (`Compiled.split`, `Compiled.keys`), in trace order, made in one pass
+        when first asked."""
+        got = self._split
         if got is None:
-            got = self._split[(field, value)] = defaultdict(_indices)
-            persons, events = self.persons, self.trace.events
-            for i in self._by(field).get(value, ()):
-                got[persons[events[i].actor].role].append(i)
-            got.default_factory = None
+            by_act: defaultdict[Any, list[Event]] = defaultdict(list)
+            by_role: defaultdict[Any, list[Event]] = defaultdict(list)
+            by_phase: defaultdict[Any, list[Event]] = defaultdict(list)
+            by_both: defaultdict[Any, list[Event]] = defaultdict(list)
+            role = {name: p.role for name, p in self.persons.items()}
+            for e in self.trace.events:
+                act, r, ph = e.act, role[e.actor], e.phase
+                by_act[act].append(e)
+                by_role[act, r].append(e)
+                by_phase[act, ph].append(e)
+                by_both[act, r, ph].append(e)
+            for index in (by_act, by_role, by_phase, by_both):
+                index.default_factory = None
+            got = self._split = (by_act, by_role, by_phase, by_both)
         return got
 
-    def _by_phase(self, act: str) -> dict[str | None, array[int]]:
-        """The events of one act grouped by phase, made when first asked."""
-        got = self._phased.get(act)
-        if got is None:
-            got = self._phased[act] = defaultdict(_indices)
-            events = self.trace.events
-            for i in self._by("act").get(act, ()):
-                got[events[i].phase].append(i)
-            got.default_factory = None
-        return got
-
-    def _groups(self, c: Compiled) -> list[array[int]] | None:
-        """The indices of the events of the pattern's acts (else of its phases) and of its roles, in
-        groups, each in trace order (None: every event)."""
-        field, roles = c.field, c.roles
-        if field is None:
+    def _groups(self, c: Compiled) -> list[list[Event]] | None:
+        """The events of the pattern's acts (else of its phases, else of its roles), and of its
+        roles and phases, in groups, each in trace order (None: every event)."""
+        if c.field is None:
             return None
-        index = self._by(field)
-        if c.phases is not None:
-            return [g for v in c.values if v in index for ph in c.phases if (g := self._by_phase(v).get(ph))]
-        if roles is not None and field != "role":
-            return [g for v in c.values if v in index for r in roles if (g := self._by_role(field, v).get(r))]
-        return [index[v] for v in c.values if v in index]
+        split = self._splits()
+        if c.split < 4:
+            events_of = split[c.split]
+            return [g for k in c.keys if (g := events_of.get(k))]
+        if c.split == 4:  # a pattern of phases: the groups of its phases (of every act)
+            phases = c.values
+            return [g for (_, ph), g in split[2].items() if ph in phases]
+        if c.split == 5:  # a pattern of roles: the groups of its roles
+            roles = c.values
+            return [g for (_, r), g in split[1].items() if r in roles]
+        wanted, named = c.values, c.roles or frozenset()  # a pattern of phases and roles
+        return [g for (_, r, ph), g in split[3].items() if ph in wanted and r in named]
 
     def _candidates(self, c: Compiled) -> list[Event]:
-        """The events of the pattern's acts (else of its phases) and of its roles, in trace order."""
+        """The events of the pattern's acts (else of its phases) and of its roles, in trace order
+        (a list the caller does not change)."""
         groups = self._groups(c)
         if groups is None:
             return self.trace.events
         if not groups:
             return []
-        events = self.trace.events
         if len(groups) == 1:
-            return [events[i] for i in groups[0]]
-        return [events[i] for i in sorted(i for g in groups for i in g)]
+            return groups[0]
+        return sorted(chain.from_iterable(groups), key=_INDEX)
 
     def hits(self, p: Pattern) -> list[Event]:
         """The events that match `p`, in trace order."""
@@ -520,7 +530,7 @@ class Context:
         persons, replay = self.persons, self.replay
         if groups is None:
             return any(test(e, persons, replay) for e in events)
-        return any(test(events[i], persons, replay) for g in groups for i in g)
+        return any(test(e, persons, replay) for g in groups for e in g)
 
     def walk(self, *patterns: Pattern) -> list[tuple[Event, tuple[bool, ...]]]:
         """The events that match any of `patterns`, in trace order, each with which ones it matches."""
@@ -529,6 +539,8 @@ class Context:
             return [(e, _ONE) for e in hit[0]]
         if len(hit) == 2:
             return _merge(hit[0], hit[1])
+        if len(hit) == 3:
+            return _merge_third(_merge(hit[0], hit[1]), hit[2])
         flags: dict[int, list[bool]] = {}  # the hits' lists are sorted by index: no sets are kept for this
         for k, found in enumerate(hit):
             for e in found:
@@ -567,11 +579,8 @@ class Context:
         return got
 
 
-def _indices() -> array[int]:
-    return array("i")
-
-
 _ONE = (True,)
+_INDEX = attrgetter("index")
 _FIRST, _SECOND, _BOTH = (True, False), (False, True), (True, True)
 
 
@@ -612,6 +621,42 @@ def _merge(a: list[Event], b: list[Event]) -> list[tuple[Event, tuple[bool, ...]
             xi, yi = x.index, y.index
     out += [(e, _FIRST) for e in a[i:]]
     out += [(e, _SECOND) for e in b[j:]]
+    return out
+
+
+#: the flags of an event of the first two lists, in the third or not
+_WITH_THIRD: dict[tuple[bool, ...], tuple[bool, ...]] = {
+    _FIRST: (True, False, True),
+    _SECOND: (False, True, True),
+    _BOTH: (True, True, True),
+}
+_WITHOUT_THIRD: dict[tuple[bool, ...], tuple[bool, ...]] = {
+    _FIRST: (True, False, False),
+    _SECOND: (False, True, False),
+    _BOTH: (True, True, False),
+}
+_THIRD = (False, False, True)
+
+
+def _merge_third(two: list[tuple[Event, tuple[bool, ...]]], c: list[Event]) -> list[tuple[Event, tuple[bool, ...]]]:
+    """`_merge` of two lists (`two`, with their flags) merged with a third list, in trace order."""
+    out: list[tuple[Event, tuple[bool, ...]]] = []
+    add = out.append
+    j, nc = 0, len(c)
+    ci = c[0].index if nc else -1
+    for e, flags in two:
+        i = e.index
+        while 0 <= ci < i:
+            add((c[j], _THIRD))
+            j += 1
+            ci = c[j].index if j < nc else -1
+        if ci == i:
+            add((e, _WITH_THIRD[flags]))
+            j += 1
+            ci = c[j].index if j < nc else -1
+        else:
+            add((e, _WITHOUT_THIRD[flags]))
+    out += [(e, _THIRD) for e in c[j:]]
     return out
 
 

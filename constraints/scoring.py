@@ -232,6 +232,10 @@ def chun_qi(n: int) -> str:
     return "".join(parts) or "零"
 
 
+#: the acts the audit reads (every other event is passed over at once)
+_AUDITED = frozenset({"释获", "告", "数获", "射", *LAYOUT})
+
+
 def audit(trace: Trace, readings: dict[str, str] | None = None) -> list[RoundScore]:
     """The audit of every round with shots by the pairs (the 司射's 诱射 is not scored)."""
     chosen = readings or defaults()
@@ -240,7 +244,12 @@ def audit(trace: Trace, readings: dict[str, str] | None = None) -> list[RoundSco
     rounds: dict[int, RoundScore] = {}
     tallies: Counter[tuple[int, str | None, str | None]] = Counter()  # (round, shooter, arrow) -> tallies released
     side: str | None = None  # the side being counted (the latest 数获)
+    shots = []  # the 射 events, in trace order (the second pass reads only them)
     for e in trace:
+        if e.act not in _AUDITED:
+            continue
+        if e.act == "射":
+            shots.append(e)
         if e.act == "释获" and e.round:
             tallies[(e.round, e.get("for"), e.get("arrow"))] += 1
             rs = rounds.setdefault(e.round, RoundScore(e.round))
@@ -270,8 +279,8 @@ def audit(trace: Trace, readings: dict[str, str] | None = None) -> list[RoundSco
                 qi = 1  # 一算为奇
             rs.layout.setdefault(where, []).append((e.act, chun, qi or 0, e.line))
     shots_by: Counter[tuple[int, str]] = Counter()
-    for e in trace:
-        if e.act != "射" or not e.round:
+    for e in shots:
+        if not e.round:
             continue
         rs = rounds.setdefault(e.round, RoundScore(e.round))
         p = persons[e.actor]

@@ -240,16 +240,31 @@ class Precedence(Template):
         return "precedence", self.first, self.then
 
     def holds(self, ctx: Context) -> list[Violation]:
-        seen: set[Key] = set()
+        thens = ctx.hits(self.then)
+        if not thens:
+            return []
+        firsts = ctx.hits(self.first)
+        message = None
         out = []
+        if not self.same:  # one instance: the `then`s up to the first `first` (an event both is a `then` first)
+            end = firsts[0].index if firsts else len(ctx.trace)
+            for e in thens:
+                if e.index > end:
+                    break
+                message = message or Message("precedence.no-earlier", first=self.first, same=_desc(self.same))
+                out.append(Violation(e.index, message, key=()))
+            return out
+        seen: set[Key] = set()
         tk, fk = ctx.keyer(_keys(self.same, 0)), ctx.keyer(_keys(self.same, 1))
-        for e, (is_then, is_first) in ctx.walk(self.then, self.first):
-            if is_then and (k := tk(e)) not in seen:
-                out.append(
-                    Violation(e.index, Message("precedence.no-earlier", first=self.first, same=_desc(self.same)), key=k)
-                )
-            if is_first:
-                seen.add(fk(e))
+        j, n = 0, len(firsts)
+        for e in thens:  # the `first`s before it are seen (an event both is a `then` first)
+            at = e.index
+            while j < n and firsts[j].index < at:
+                seen.add(fk(firsts[j]))
+                j += 1
+            if (k := tk(e)) not in seen:
+                message = message or Message("precedence.no-earlier", first=self.first, same=_desc(self.same))
+                out.append(Violation(at, message, key=k))
         return out
 
     def clauses(self, sym: Symbolic) -> list[z3.BoolRef]:
@@ -285,16 +300,31 @@ class Response(Template):
         return "response", self.first, self.then
 
     def holds(self, ctx: Context) -> list[Violation]:
-        seen: set[Key] = set()
+        firsts = ctx.hits(self.first)
+        if not firsts:
+            return []
+        thens = ctx.hits(self.then)
+        message = None
         out = []
+        if not self.same:  # one instance: the `first`s from the last `then` on (an event both is a `first` first)
+            start = thens[-1].index if thens else -1
+            for e in reversed(firsts):
+                if e.index < start:
+                    break
+                message = message or Message("response.no-later", then=self.then, same=_desc(self.same))
+                out.append(Violation(e.index, message, key=()))
+            return out[::-1]
+        seen: set[Key] = set()
         tk, fk = ctx.keyer(_keys(self.same, 0)), ctx.keyer(_keys(self.same, 1))
-        for e, (is_first, is_then) in reversed(ctx.walk(self.first, self.then)):
-            if is_first and (k := fk(e)) not in seen:
-                out.append(
-                    Violation(e.index, Message("response.no-later", then=self.then, same=_desc(self.same)), key=k)
-                )
-            if is_then:
-                seen.add(tk(e))
+        j = len(thens) - 1
+        for e in reversed(firsts):  # the `then`s after it are seen (an event both is a `first` first)
+            at = e.index
+            while j >= 0 and thens[j].index > at:
+                seen.add(tk(thens[j]))
+                j -= 1
+            if (k := fk(e)) not in seen:
+                message = message or Message("response.no-later", then=self.then, same=_desc(self.same))
+                out.append(Violation(at, message, key=k))
         return out[::-1]
 
     def clauses(self, sym: Symbolic) -> list[z3.BoolRef]:
@@ -430,10 +460,12 @@ class CountBefore(Template):
         return ("precedence", self.first, self.then) if (self.op, self.n) == (">=", 1) else None
 
     def holds(self, ctx: Context) -> list[Violation]:
+        test = _OPS[self.op]
+        if not ctx.hits(self.first) and test(0, self.n):
+            return []  # every `then` counts none, and none is what it may count
         count: Counter[Key] = Counter()
         out = []
         tk, fk = ctx.keyer(_keys(self.same, 0)), ctx.keyer(_keys(self.same, 1))
-        test = _OPS[self.op]
         for e, (is_then, is_first) in ctx.walk(self.then, self.first):
             if is_then:
                 have = count[tk(e)]
@@ -499,6 +531,8 @@ class AbsenceBetween(Template):
     queryable: ClassVar[bool] = True
 
     def holds(self, ctx: Context) -> list[Violation]:
+        if not ctx.hits(self.forbid) or not ctx.hits(self.after):
+            return []  # no window is opened, or none holds a `forbid`: nothing to report either way
         window: dict[Key, list[int]] = {}  # key -> the forbid events since the latest `after` (a list)
         reported: set[int] = set()
         out = []
@@ -583,8 +617,9 @@ class Alternate(Template):
         nb: Counter[Key] = Counter()
         out = []
         tk, ok = ctx.keyer(_keys(self.same, 0)), ctx.keyer(_keys(self.same, 1))
-        with_a = {ok(e) for e, (is_a, _) in ctx.walk(self.a, self.b) if is_a} if self.only_with_a else None
-        for e, (is_a, is_b) in ctx.walk(self.a, self.b):
+        walked = ctx.walk(self.a, self.b)
+        with_a = {ok(e) for e, (is_a, _) in walked if is_a} if self.only_with_a else None
+        for e, (is_a, is_b) in walked:
             k = tk(e)
             if with_a is not None and ok(e) not in with_a:
                 continue

@@ -77,6 +77,53 @@ def test_response() -> None:
     assert verdict(r, ["主人 拜送 to=宾", "主人 献 爵 to=宾"]) == [1]
 
 
+SHOT, HIT = "* 射 矢", "* 射 矢 result=中正"  # a hit is a shot: one event can match both patterns
+
+
+@pytest.mark.parametrize(
+    ("results", "expected"),
+    [
+        (["中正", "中正"], [0]),  # the first hit is its own first shot: not an earlier one
+        (["中侯", "中正", "中正"], []),
+        (["中正", "中侯", "中正"], [0]),
+    ],
+)
+def test_precedence_without_correlation_an_event_of_both_patterns(results: list[str], expected: list[int]) -> None:
+    r = rule(f'kind = "precedence"\nfirst = "{SHOT}"\nthen = "{HIT}"')
+    shots = [f"{who} 射 矢 arrow=1 result={res}" for who, res in zip("甲乙丙", results, strict=False)]
+    assert verdict(r, ["phase Φ27", *shots]) == expected
+
+
+@pytest.mark.parametrize(
+    ("results", "expected"),
+    [
+        (["中正", "中侯"], [0, 1]),  # the last hit answers no shot of its own: only a later one does
+        (["中侯", "中正"], [1]),
+        (["中侯", "中正", "中正"], [2]),
+        (["中正", "中侯", "中侯"], [0, 1, 2]),
+    ],
+)
+def test_response_without_correlation_an_event_of_both_patterns(results: list[str], expected: list[int]) -> None:
+    r = rule(f'kind = "response"\nfirst = "{SHOT}"\nthen = "{HIT}"')
+    shots = [f"{who} 射 矢 arrow=1 result={res}" for who, res in zip("甲乙丙", results, strict=False)]
+    assert verdict(r, ["phase Φ27", *shots]) == expected
+
+
+def test_walk_flags_each_event_of_its_patterns_in_trace_order() -> None:
+    from xiangshe.constraints.pattern import parse_pattern
+
+    lines = ["phase Φ27", "甲 射 矢 arrow=1 result=中正", "释获者 释获 算 for=甲 arrow=1 side=右"]
+    lines += ["乙 射 矢 arrow=1 result=中侯", "丙 射 矢 arrow=1 result=中正", "释获者 释获 算 for=丙 arrow=1 side=左"]
+    trace = parse_lines(CAST + "\n".join(lines) + "\n", "t.trace")
+    ctx = Context(trace, replay(trace))
+    texts = [HIT, "释获者 释获 算", SHOT, "* 射 矢 result=中侯"]
+    for n in (1, 2, 3, 4):
+        for first in range(len(texts) - n + 1):
+            pats = [parse_pattern(t, vocabulary()) for t in texts[first : first + n]]
+            flags = [tuple(ctx.matches(p, e) for p in pats) for e in trace.events]
+            assert ctx.walk(*pats) == [(e, f) for e, f in zip(trace.events, flags, strict=True) if any(f)]
+
+
 def test_unique() -> None:
     r = rule('kind = "unique"\npattern = "释获者 释获 算"\nsame = ["for", "arrow"]')
     assert verdict(r, ["释获者 释获 算 for=甲 arrow=1", "释获者 释获 算 for=甲 arrow=2"]) == []
