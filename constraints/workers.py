@@ -90,7 +90,7 @@ def in_order(
         for _ in range(IN_FLIGHT):
             for _, conn in workers:
                 if sent < len(tasks):
-                    conn.send(tasks[sent])
+                    _give(conn, tasks[sent])
                     given[conn].append(sent)
                     sent += 1
         for i in range(len(tasks)):
@@ -101,10 +101,10 @@ def in_order(
                     conn = ready  # type: ignore[assignment]  # wait() returns what it was given
                     try:
                         done[given[conn].pop(0)] = pickle.loads(conn.recv_bytes())
-                    except EOFError:  # it ended half-way through its answer
+                    except (EOFError, ConnectionError):  # it ended half-way through its answer, or unread
                         raise WorkerDied("a worker process ended before it answered") from None
                     if sent < len(tasks):
-                        conn.send(tasks[sent])
+                        _give(conn, tasks[sent])
                         given[conn].append(sent)
                         sent += 1
             ok, answer = done.pop(i)
@@ -118,6 +118,14 @@ def in_order(
             conn.close()
         for process, _ in workers:
             process.join()
+
+
+def _give(conn: Connection, task: object) -> None:
+    """Send a worker its task; a worker gone (its end of the pipe closed or reset) is WorkerDied."""
+    try:
+        conn.send(task)
+    except ConnectionError:
+        raise WorkerDied("a worker process ended before it was given its task") from None
 
 
 def _serve(
