@@ -1,5 +1,5 @@
 """`check --jobs`: a batch of stagings checked by whole processes with --jobs 1 and with --jobs 2
-(the median of RUNS runs each, wall and CPU time), and the peak resident memory of the largest
+(the median of RUNS runs each, wall and CPU time, the two run in alternating turns), and the peak resident memory of the largest
 process of a run (the check, or one of its workers: ru_maxrss of the waited-for child) for a batch
 of 1,000 and of 10,000 stagings. Memory that stays flat over the batch shows as the same peak for
 both sizes.
@@ -112,17 +112,27 @@ def _median(runs: list[dict]) -> dict:
 
 
 def measure(runs: int = 3, sizes: tuple[int, ...] = (1000, 10_000), source: str = "bundled", log=print) -> dict:
-    """The figures: per size and per --jobs, the median wall, CPU and peak; the speed-up of --jobs 2
-    over --jobs 1 on the first size (wall); the load average before and after."""
+    """The figures: per size and per --jobs, the median wall, CPU and peak (the two settings run in
+    alternating turns); the speed-up of --jobs 2 over --jobs 1 on the first size (the ratio of the
+    median walls; each turn's own ratio beside it); the load average before and after."""
     out: dict = {"source": source, "runs": runs, "cores": os.cpu_count(), "load_before": os.getloadavg()[0]}
+    pairs: list[float] = []
     for n in sizes:
         folder = batch(n, source)
+        figures: dict[int, list[dict]] = {1: [], 2: []}
+        for k in range(runs if n == sizes[0] else 1):
+            # the two settings alternate, in turns (1, 2), (2, 1), …: a drift of the host's speed over
+            # the runs falls on both alike, not on whichever ran second
+            for jobs in (1, 2) if k % 2 == 0 else (2, 1):
+                figures[jobs].append(run(folder, jobs))
+            if n == sizes[0]:
+                pairs.append(figures[1][-1]["wall_s"] / figures[2][-1]["wall_s"])
         for jobs in (1, 2):
-            figures = [run(folder, jobs) for _ in range(runs if n == sizes[0] else 1)]
-            out[f"batch_{n}_jobs_{jobs}"] = m = _median(figures)
+            out[f"batch_{n}_jobs_{jobs}"] = m = _median(figures[jobs])
             log(f"{n} stagings, --jobs {jobs}: {m} (load {os.getloadavg()[0]:.2f})")
     first = sizes[0]
     out["jobs_speedup"] = round(out[f"batch_{first}_jobs_1"]["wall_s"] / out[f"batch_{first}_jobs_2"]["wall_s"], 2)
+    out["jobs_speedup_pairs"] = [round(r, 2) for r in pairs]  # each turn's own ratio, beside the medians'
     for n in sizes:
         key = f"peak_mb_batch_{n // 1000}k" if n % 1000 == 0 else f"peak_mb_batch_{n}"
         out[key] = max(out[f"batch_{n}_jobs_{j}"]["peak_mb"] for j in (1, 2))
