@@ -1,8 +1,8 @@
 """`check --jobs`: a batch of stagings checked by whole processes with --jobs 1 and with --jobs 2
 (the median of RUNS runs each, wall and CPU time, the two run in alternating turns), and the peak
 resident memory of the largest process of a run (the check, or one of its workers: ru_maxrss of the
-waited-for child) for a batch of 1,000 and of 10,000 stagings. Memory that stays flat over the batch shows as the same peak for
-both sizes.
+waited-for child) for a batch of 1,000 and of 10,000 stagings. Memory that stays flat over the
+batch shows as the same peak for both sizes.
 
 The batch is NAMES hard links (distinct names, so that each is read) cycling over the stagings of
 a source: `bundled` (the default: the variants and the violating examples, 20–4,000 events each)
