@@ -129,6 +129,9 @@ def main(argv: list[str]) -> None:
     ap.add_argument("--symmetry", choices=["on", "off"], help="search.SYMMETRY for the run (default: the command's)")
     args = ap.parse_args(argv)
     chosen = [r for r in args.rules.split(",") if r] + list(args.legacy_rules)
+    unknown = sorted(set(chosen) - set(encoded_rules()))
+    if unknown:  # the ids `xiangshe rules` lists third (its slugs), of rules encoded in force
+        ap.error(f"not an encoded rule's id: {', '.join(unknown)} (the ids are the slugs `xiangshe rules` lists)")
     symmetry = None if args.symmetry is None else args.symmetry == "on"
     result = measure(args.depth, chosen or None, args.jobs, echo=True, symmetry=symmetry)
     rows = result.pop("per_rule")
