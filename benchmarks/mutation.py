@@ -159,8 +159,11 @@ def summarise(results, rules: list[Rule]) -> dict:
     machines: Counter = Counter()
     first: dict[str, str] = {}
     crashes = []
-    for op, name, _at, verdict in results:
+    deletions: dict[str, bool] = {}  # each deleted event (0-based, as text: JSON's keys): accepted?
+    for op, name, at, verdict in results:
         per_op[op]["mutants"] += 1
+        if op == "delete" and not isinstance(verdict, str):
+            deletions[str(at)] = not verdict
         if isinstance(verdict, str):
             per_op[op]["crashed"] += 1
             crashes.append((name, verdict))
@@ -185,6 +188,7 @@ def summarise(results, rules: list[Rule]) -> dict:
         "first": first,
         "crashes": crashes,
         "unkilled": [r for r in encoded if not kills.get(r)],
+        "deletions": deletions,
     }
 
 
@@ -199,8 +203,10 @@ def merge(summaries: list[dict]) -> dict:
         "first": {},
         "crashes": [],
         "runs": [],
+        "deletions": {},
     }
     for s in summaries:
+        out["deletions"] |= s.get("deletions", {})
         out["per_op"] |= s["per_op"]
         for key in ("kills", "kills_alone", "kills_no_machine", "machines"):
             for k, v in s[key].items():
@@ -305,6 +311,36 @@ than what must. That is a property of the rulebook worth knowing, not a bug of t
 """
 
 
+def _deletions_by_act(deletions: dict[str, bool], base: Trace) -> list[str]:
+    """The deletions accepted, by the act deleted: where "ok" is said of a staging missing an event."""
+    if not deletions:
+        return []
+    done: Counter = Counter()
+    accepted: Counter = Counter()
+    example: dict[str, Event] = {}
+    for at, ok in deletions.items():
+        e = base.events[int(at)]
+        done[e.act] += 1
+        if ok:
+            accepted[e.act] += 1
+            example.setdefault(e.act, e)
+    out = [
+        "## Deletions accepted, by the act deleted",
+        "",
+        f"{sum(accepted.values())} of {len(deletions)} deletions checked are accepted: the staging without "
+        "that event passes every check. Some delete what the trace says twice or what no rule can "
+        "require; the others are rules not yet written. The acts most often accepted, with the first "
+        "such event (its line in traces/canonical.trace):",
+        "",
+        "| act | accepted | deleted | first accepted |",
+        "|---|---|---|---|",
+    ]
+    for act, n in sorted(accepted.items(), key=lambda kv: (-kv[1], kv[0]))[:40]:
+        e = example[act]
+        out.append(f"| {act} | {n} | {done[act]} | line {e.line}: `{e.render()}` |")
+    return [*out, ""]
+
+
 def write_report(summary: dict, base: Trace, rules: list[Rule], path: Path, differential: str, fuzz: str = "") -> None:
     by_id = {r.id: r for r in rules}
     total = sum(c.get("mutants", 0) for c in summary["per_op"].values())
@@ -344,6 +380,7 @@ def write_report(summary: dict, base: Trace, rules: list[Rule], path: Path, diff
     out += ["", f"{total} mutants checked, {len(summary['crashes'])} crashed.", ""]
     for name, what in summary["crashes"][:20]:
         out.append(f"- crash: `{name}`: {what}")
+    out += _deletions_by_act(summary.get("deletions", {}), base)
     out += [
         "",
         "## Kills per rule",
