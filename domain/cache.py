@@ -268,24 +268,26 @@ def read_table(name: str) -> dict[str, bytes] | None:
     A table maps texts to what this Python makes of them (domain/dataclass.py: the compiled code of a
     dataclass's methods): it grows as programs run (`write_table`) and is never derived as a whole."""
     folder = _folder()
-    if folder is None:
-        return None
+    return None if folder is None else _stored_table(folder, name)
+
+
+def _stored_table(folder: Path, name: str) -> dict[str, bytes]:
+    """The table `name` as stored in `folder` (empty: nothing stored yet)."""
     entry_key = _table_key(name)
     hit, value = _read(_entry(folder, name, entry_key), entry_key)
-    if hit and isinstance(value, dict):
-        return value
-    return {}
+    return value if hit and isinstance(value, dict) else {}
 
 
 def write_table(name: str, added: dict[str, bytes], used: Collection[str] = (), most: int | None = None) -> None:
     """Store the table `name` with `added`: what is stored now (another process may have added to it
     meanwhile), updated with `added`. A table that would hold more than `most` texts keeps only those
     this run `used` and `added` (the texts of code edited since are not carried on for ever)."""
-    folder = _folder()
-    stored = read_table(name)
-    if folder is None or stored is None or not added:
+    if not added:
         return
-    table = stored | added
+    folder = _folder()
+    if folder is None:
+        return
+    table = _stored_table(folder, name) | added
     if most is not None and len(table) > most:
         table = {k: v for k, v in table.items() if k in added or k in used}
     _write(folder, name, _table_key(name), table)
