@@ -624,17 +624,9 @@ def _merge(a: list[Event], b: list[Event]) -> list[tuple[Event, tuple[bool, ...]
     return out
 
 
-#: the flags of an event of the first two lists, in the third or not
-_WITH_THIRD: dict[tuple[bool, ...], tuple[bool, ...]] = {
-    _FIRST: (True, False, True),
-    _SECOND: (False, True, True),
-    _BOTH: (True, True, True),
-}
-_WITHOUT_THIRD: dict[tuple[bool, ...], tuple[bool, ...]] = {
-    _FIRST: (True, False, False),
-    _SECOND: (False, True, False),
-    _BOTH: (True, True, False),
-}
+#: the flags of an event of the first two lists, in the third or not (made once: no tuple made an event)
+_WITH_THIRD: dict[tuple[bool, ...], tuple[bool, ...]] = {f: (*f, True) for f in (_FIRST, _SECOND, _BOTH)}
+_WITHOUT_THIRD: dict[tuple[bool, ...], tuple[bool, ...]] = {f: (*f, False) for f in (_FIRST, _SECOND, _BOTH)}
 _THIRD = (False, False, True)
 
 

@@ -73,6 +73,7 @@ def in_order(
     from multiprocessing.connection import wait
 
     method = _method(fork)
+    # (a literal method each: the typed context that has Process)
     context = multiprocessing.get_context("fork") if method == "fork" else multiprocessing.get_context("spawn")
     workers: list[tuple[BaseProcess, Connection]] = []
     try:
@@ -83,16 +84,21 @@ def in_order(
                 worker.start()
                 there.close()
                 workers.append((worker, here))
-        sent = 0  # tasks sent so far (in order)
         given: dict[Connection, list[int]] = {conn: [] for _, conn in workers}  # each worker's tasks, oldest first
         done: dict[int, Any] = {}  # (ok, answer or exception) by task: some come before earlier tasks' answers
         died = {process.sentinel: process for process, _ in workers}
+        waiting = iter(range(len(tasks)))  # the tasks not yet sent, in order
+
+        def give(conn: Connection) -> None:
+            """The next task not yet sent, if any, to this worker."""
+            for task in waiting:
+                _give(conn, tasks[task])
+                given[conn].append(task)
+                return
+
         for _ in range(IN_FLIGHT):
             for _, conn in workers:
-                if sent < len(tasks):
-                    _give(conn, tasks[sent])
-                    given[conn].append(sent)
-                    sent += 1
+                give(conn)
         for i in range(len(tasks)):
             while i not in done:
                 for ready in wait([*(c for c, g in given.items() if g), *died]):
@@ -103,10 +109,7 @@ def in_order(
                         done[given[conn].pop(0)] = pickle.loads(conn.recv_bytes())
                     except (EOFError, ConnectionError):  # it ended half-way through its answer, or unread
                         raise WorkerDied("a worker process ended before it answered") from None
-                    if sent < len(tasks):
-                        _give(conn, tasks[sent])
-                        given[conn].append(sent)
-                        sent += 1
+                    give(conn)
             ok, answer = done.pop(i)
             if not ok:
                 raise answer

@@ -857,13 +857,13 @@ def parse_lines(text: str, path: str = "<trace>", vocab: Vocabulary | None = Non
             r.directives += [Directive(at, n, text, "comment") for at, text in waiting]
             waiting.clear()
         hit = known.get(body)
+        source_line = source_of(raw[cut + 1 :]) if cut >= 0 else None
         if hit is None or not persons >= hit[0]:  # (a statement remembered leaves the cast as it is)
             words = body.split()
             shared = _common_event(words, pair_of)
             if shared is None:  # a declaration, or an event of another shape
                 _statement(r, n, words)
                 continue
-            source_line = source_of(raw[cut + 1 :]) if cut >= 0 else None
             hit = r.plain(*shared)
             if hit is None:  # the long way
                 r.names = None
@@ -875,8 +875,6 @@ def parse_lines(text: str, path: str = "<trace>", vocab: Vocabulary | None = Non
                 continue
             if len(known) < _KNOWN_LINES:  # (seen.remember_body, without the call)
                 known[body] = hit
-        else:
-            source_line = source_of(raw[cut + 1 :]) if cut >= 0 else None
         actor, act, obj, attrs, obj_token = hit[1]
         if r.phase is not phase:
             phase = r.phase
