@@ -404,6 +404,8 @@ class Context:
         self._hits: dict[int, list[Event]] = {}  # by the compiled pattern's slot
         self._mine: dict[int, tuple[Pattern, list[Event]]] = {}  # by the pattern object
         self._occurs: dict[int, bool] = {}  # by the compiled pattern's slot, when its hits were not needed
+        #: the indices of a pattern's events by their correlation key, by the compiled pattern's slot and the keys
+        self._positions: dict[tuple[int, tuple[str, ...]], dict[tuple[str | None, ...], list[int]]] = {}
 
     def getter(self, key: str) -> Callable[[Event], str | None]:
         """A function reading `key` of an event (what `value` returns), made once per key."""
@@ -506,6 +508,24 @@ class Context:
                 found = [e for e in found if test(e, persons, replay)]
             got = self._hits[c.slot] = found
         self._mine[id(p)] = (p, got)
+        return got
+
+    def positions(self, p: Pattern, keys: tuple[str, ...]) -> dict[tuple[str | None, ...], list[int]]:
+        """The indices of the events that match `p`, by their values of `keys` (`keyer`), each list in
+        trace order; made once per pattern and keys (the rules that correlate equal patterns on equal
+        keys share it)."""
+        slot = (compiled(p).slot, keys)
+        got = self._positions.get(slot)
+        if got is None:
+            got = self._positions[slot] = {}
+            key = self.keyer(keys)
+            for e in self._hit(p):
+                k = key(e)
+                at = got.get(k)
+                if at is None:
+                    got[k] = [e.index]
+                else:
+                    at.append(e.index)
         return got
 
     def occurs(self, p: Pattern) -> bool:

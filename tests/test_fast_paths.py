@@ -6,6 +6,8 @@
   find exactly the events that a plain reading of the pattern, event by event, matches.
 - every rule's `holds` on the indexed Context equals `holds` on a Context that scans every event
   with that plain reading.
+- an absence_between's `holds` (bisecting the instance's `after`s and `forbid`s at each `then`)
+  equals the plain walk over every event of its three patterns (`walked_windows`).
 
 On the bundled stagings and violations and on seeded mutants of the canonical ceremony (several
 mutations each, random pairs), so that machines refuse and rules fire.
@@ -30,6 +32,8 @@ from sampling import rules_by_kind, tiered
 
 from xiangshe.constraints.pattern import NONE, PERSON_ATTRS, Context, Pattern
 from xiangshe.constraints.rulebook import rulebook
+from xiangshe.constraints.templates import AbsenceBetween, Violation, _desc
+from xiangshe.domain.messages import Message
 from xiangshe.domain.parse import TraceErrors, parse_file, parse_lines
 from xiangshe.domain.trace import Event, Trace
 from xiangshe.domain.vocabulary import PERSON_KEYS
@@ -177,6 +181,39 @@ def test_the_sample_has_every_kind_of_staging() -> None:
     assert {r.template.kind for r in RULES if f"traces/violations/{r.id}.trace" in inner} == kinds
 
 
+def walked_windows(t: AbsenceBetween, ctx: Context) -> list[Violation]:
+    """An absence_between's violations found event by event: the window of each instance is opened
+    (emptied) at each `after`, a `forbid` joins an open window, and a `then` closes its instance's
+    window over the `forbid`s in it (the `then` first, then the `forbid`, then the `after` of an
+    event that is more than one)."""
+    window: dict[tuple[str | None, ...], list[int]] = {}
+    reported: set[int] = set()
+    out = []
+    tk = ctx.keyer(tuple(a for a, _ in t.same))
+    ok = ctx.keyer(tuple(b for _, b in t.same))
+    same = _desc(t.same)
+    for e in ctx.trace.events:
+        is_then, is_forbid, is_after = (ctx.matches(p, e) for p in (t.then, t.forbid, t.after))
+        if is_then and t.fault == "then":
+            if bad := window.get(tk(e)):
+                line = ctx.trace[bad[0]].line
+                message = Message("absence-between.since", forbid=t.forbid, line=line, after=t.after, same=same)
+                out.append(Violation(e.index, message))
+        elif is_then:
+            for at in window.get(tk(e), ()):
+                if at not in reported:
+                    reported.add(at)
+                    message = Message(
+                        "absence-between.before", forbid=t.forbid, after=t.after, then=t.then, line=e.line, same=same
+                    )
+                    out.append(Violation(at, message))
+        if is_forbid and ok(e) in window:
+            window[ok(e)].append(e.index)
+        if is_after:
+            window[ok(e)] = []
+    return sorted(out, key=lambda v: v.at)
+
+
 def mismatches(trace: Trace) -> list[str]:
     """Every difference between a fast path and its plain reference on `trace`."""
     out = []
@@ -199,6 +236,11 @@ def mismatches(trace: Trace) -> list[str]:
         f"holds: {r.id} on the index differs from a scan"
         for r in RULES
         if r.template.holds(ctx) != r.template.holds(scan)
+    ]
+    out += [
+        f"holds: {r.id} differs from the walk over its windows"
+        for r in RULES
+        if isinstance(r.template, AbsenceBetween) and r.template.holds(ctx) != walked_windows(r.template, scan)
     ]
     return out
 
