@@ -297,14 +297,23 @@ def _check(c: Cond) -> Check:
             return ((v if v is not None else NONE) in values) != negate
 
         return actor_state
-    read = _reader(key)
-    if key in PERSON_KEYS:
+    if key in PERSON_KEYS:  # the role of the person the event names (`to`, `for` …), read from its attributes
 
-        def person(e: Event, persons: Persons, replay: Replay) -> bool:
-            v = read(e, persons, replay)
-            return ((persons[v].role if v is not None else NONE) in values) != negate
+        def person(e: Event, persons: Persons, _replay: Replay) -> bool:
+            for k, v in e.attrs:
+                if k == key:
+                    return (persons[v].role in values) != negate
+            return (NONE in values) != negate
 
         return person
+    if head == "actor" and attr in PERSON_ATTRS:  # an attribute of the actor (his role, rank, side, pair)
+
+        def of_actor(e: Event, persons: Persons, _replay: Replay) -> bool:
+            v = getattr(persons[e.actor], attr)
+            return ((v if v is not None else NONE) in values) != negate
+
+        return of_actor
+    read = _reader(key)
 
     def value(e: Event, persons: Persons, replay: Replay) -> bool:
         v = read(e, persons, replay)
@@ -518,6 +527,16 @@ class Context:
         got = self._positions.get(slot)
         if got is None:
             got = self._positions[slot] = {}
+            if len(keys) == 1:  # the commonest: one key (the actor, the cup …), read without the keyer's call
+                g0 = self.getter(keys[0])
+                for e in self._hit(p):
+                    one = (g0(e),)
+                    at = got.get(one)
+                    if at is None:
+                        got[one] = [e.index]
+                    else:
+                        at.append(e.index)
+                return got
             key = self.keyer(keys)
             for e in self._hit(p):
                 k = key(e)
