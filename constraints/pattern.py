@@ -597,6 +597,8 @@ class Context:
             gets = [self.getter(k) for k in keys]
             if not gets:
                 got = _no_key
+            elif keys == ("actor",):  # the commonest key, read in the keyer's own call
+                got = _actor_key
             elif len(gets) == 1:
                 g0 = gets[0]
 
@@ -693,6 +695,10 @@ def _merge_third(two: list[tuple[Event, tuple[bool, ...]]], c: list[Event]) -> l
 
 def _no_key(_e: Event) -> tuple[()]:
     return ()
+
+
+def _actor_key(e: Event) -> tuple[str | None, ...]:
+    return (e.actor,)
 
 
 def same_keys(vocab: Vocabulary) -> list[str]:
