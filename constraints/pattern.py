@@ -297,14 +297,23 @@ def _check(c: Cond) -> Check:
             return ((v if v is not None else NONE) in values) != negate
 
         return actor_state
-    read = _reader(key)
-    if key in PERSON_KEYS:
+    if key in PERSON_KEYS:  # the role of the person the event names (`to`, `for` …), read from its attributes
 
-        def person(e: Event, persons: Persons, replay: Replay) -> bool:
-            v = read(e, persons, replay)
-            return ((persons[v].role if v is not None else NONE) in values) != negate
+        def person(e: Event, persons: Persons, _replay: Replay) -> bool:
+            for k, v in e.attrs:
+                if k == key:
+                    return (persons[v].role in values) != negate
+            return (NONE in values) != negate
 
         return person
+    if head == "actor" and attr in PERSON_ATTRS:  # an attribute of the actor (his role, rank, side, pair)
+
+        def of_actor(e: Event, persons: Persons, _replay: Replay) -> bool:
+            v = getattr(persons[e.actor], attr)
+            return ((v if v is not None else NONE) in values) != negate
+
+        return of_actor
+    read = _reader(key)
 
     def value(e: Event, persons: Persons, replay: Replay) -> bool:
         v = read(e, persons, replay)
@@ -404,6 +413,8 @@ class Context:
         self._hits: dict[int, list[Event]] = {}  # by the compiled pattern's slot
         self._mine: dict[int, tuple[Pattern, list[Event]]] = {}  # by the pattern object
         self._occurs: dict[int, bool] = {}  # by the compiled pattern's slot, when its hits were not needed
+        #: the indices of a pattern's events by their correlation key, by the compiled pattern's slot and the keys
+        self._positions: dict[tuple[int, tuple[str, ...]], dict[tuple[str | None, ...], list[int]]] = {}
 
     def getter(self, key: str) -> Callable[[Event], str | None]:
         """A function reading `key` of an event (what `value` returns), made once per key."""
@@ -508,6 +519,34 @@ class Context:
         self._mine[id(p)] = (p, got)
         return got
 
+    def positions(self, p: Pattern, keys: tuple[str, ...]) -> dict[tuple[str | None, ...], list[int]]:
+        """The indices of the events that match `p`, by their values of `keys` (`keyer`), each list in
+        trace order; made once per pattern and keys (the rules that correlate equal patterns on equal
+        keys share it)."""
+        slot = (compiled(p).slot, keys)
+        got = self._positions.get(slot)
+        if got is None:
+            got = self._positions[slot] = {}
+            if len(keys) == 1:  # the commonest: one key (the actor, the cup …), read without the keyer's call
+                g0 = self.getter(keys[0])
+                for e in self._hit(p):
+                    one = (g0(e),)
+                    at = got.get(one)
+                    if at is None:
+                        got[one] = [e.index]
+                    else:
+                        at.append(e.index)
+                return got
+            key = self.keyer(keys)
+            for e in self._hit(p):
+                k = key(e)
+                at = got.get(k)
+                if at is None:
+                    got[k] = [e.index]
+                else:
+                    at.append(e.index)
+        return got
+
     def occurs(self, p: Pattern) -> bool:
         """Whether some event matches `p`: its hits when they are known, else the first match found
         (the others are not looked for)."""
@@ -558,6 +597,8 @@ class Context:
             gets = [self.getter(k) for k in keys]
             if not gets:
                 got = _no_key
+            elif keys == ("actor",):  # the commonest key, read in the keyer's own call
+                got = _actor_key
             elif len(gets) == 1:
                 g0 = gets[0]
 
@@ -654,6 +695,10 @@ def _merge_third(two: list[tuple[Event, tuple[bool, ...]]], c: list[Event]) -> l
 
 def _no_key(_e: Event) -> tuple[()]:
     return ()
+
+
+def _actor_key(e: Event) -> tuple[str | None, ...]:
+    return (e.actor,)
 
 
 def same_keys(vocab: Vocabulary) -> list[str]:

@@ -38,6 +38,7 @@ the same statement.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import Field
@@ -531,51 +532,68 @@ class AbsenceBetween(Template):
     queryable: ClassVar[bool] = True
 
     def holds(self, ctx: Context) -> list[Violation]:
+        """The window of a `then` (of its instance): the `forbid`s after the latest `after` before it
+        (an event that is both a `forbid` and an `after` is in no window: the `after` opens a fresh
+        one; a `then` that is also a `forbid` or an `after` closes the window before it). Found by
+        bisecting the instance's `after`s and `forbid`s, in trace order (`Context.positions`, shared
+        by the rules that correlate the same patterns on the same keys), at each `then` only: a
+        walk over every `after` and `forbid` event gives the same (tests/test_fast_paths.py)."""
         if not ctx.hits(self.forbid) or not ctx.hits(self.after):
             return []  # no window is opened, or none holds a `forbid`: nothing to report either way
-        window: dict[Key, list[int]] = {}  # key -> the forbid events since the latest `after` (a list)
+        thens = ctx.hits(self.then)
+        if not thens:
+            return []
+        keys = _keys(self.same, 1)
+        forbids, afters = ctx.positions(self.forbid, keys), ctx.positions(self.after, keys)
         reported: set[int] = set()
         out = []
-        tk, ok = ctx.keyer(_keys(self.same, 0)), ctx.keyer(_keys(self.same, 1))
-        for e, (is_then, is_forbid, is_after) in ctx.walk(self.then, self.forbid, self.after):
-            if is_then and self.fault == "then":
-                bad = window.get(tk(e))
-                if bad:
+        tk = ctx.keyer(_keys(self.same, 0))
+        by_then = self.fault == "then"
+        for e in thens:
+            k = tk(e)
+            fs = forbids.get(k)
+            if fs is None:
+                continue
+            opened = afters.get(k)
+            if opened is None:
+                continue
+            at = e.index
+            j = bisect_left(opened, at)
+            if j == 0:
+                continue  # no window is open
+            lo, hi = bisect_right(fs, opened[j - 1]), bisect_left(fs, at)
+            if lo >= hi:
+                continue  # the window holds no `forbid`
+            if by_then:
+                out.append(
+                    Violation(
+                        at,
+                        Message(
+                            "absence-between.since",
+                            forbid=self.forbid,
+                            line=ctx.trace[fs[lo]].line,
+                            after=self.after,
+                            same=_desc(self.same),
+                        ),
+                    )
+                )
+                continue
+            for bad in fs[lo:hi]:
+                if bad not in reported:
+                    reported.add(bad)
                     out.append(
                         Violation(
-                            e.index,
+                            bad,
                             Message(
-                                "absence-between.since",
+                                "absence-between.before",
                                 forbid=self.forbid,
-                                line=ctx.trace[bad[0]].line,
                                 after=self.after,
+                                then=self.then,
+                                line=e.line,
                                 same=_desc(self.same),
                             ),
                         )
                     )
-            elif is_then:
-                for at in window.get(tk(e), ()):
-                    if at not in reported:
-                        reported.add(at)
-                        out.append(
-                            Violation(
-                                at,
-                                Message(
-                                    "absence-between.before",
-                                    forbid=self.forbid,
-                                    after=self.after,
-                                    then=self.then,
-                                    line=e.line,
-                                    same=_desc(self.same),
-                                ),
-                            )
-                        )
-            if is_forbid:
-                k = ok(e)
-                if k in window:
-                    window[k].append(e.index)
-            if is_after:
-                window[ok(e)] = []
         out.sort(key=attrgetter("at"))  # every violation here is at an event
         return out
 
@@ -613,6 +631,11 @@ class Alternate(Template):
     queryable: ClassVar[bool] = True
 
     def holds(self, ctx: Context) -> list[Violation]:
+        keys = _keys(self.same, 0)
+        if keys == _keys(self.same, 1) and _alternating(
+            ctx.positions(self.a, keys), ctx.positions(self.b, keys), self.only_with_a
+        ):
+            return []  # every group alternates: the walk would find nothing
         na: Counter[Key] = Counter()
         nb: Counter[Key] = Counter()
         out = []
@@ -650,6 +673,30 @@ class Alternate(Template):
                 )
             clauses.append(sym.Implies(sym.Or(sym.match(self.a, i), sym.match(self.b, i)), fine))
         return clauses
+
+
+def _alternating(a: dict[Key, list[int]], b: dict[Key, list[int]], only_with_a: bool) -> bool:
+    """Do the `a` and `b` events of every group (their positions, each list in trace order) alternate,
+    beginning with an `a`: a0 < b0 < a1 < b1 < …, as many `b`s as `a`s or one fewer (a group with
+    `b`s and no `a` is not checked when `only_with_a`)? False also where an event is both an `a` and a
+    `b` (the walk decides then). What `Alternate.holds` finds nothing in (tests/test_fast_paths.py)."""
+    for k, bs in b.items():
+        as_ = a.get(k)
+        if as_ is None:
+            if only_with_a:
+                continue
+            return False
+        extra = len(as_) - len(bs)
+        if extra != 0 and extra != 1:
+            return False
+        last = -1
+        for x, y in zip(as_, bs, strict=False):  # one `a` more may follow the last `b`
+            if not last < x < y:
+                return False
+            last = y
+        if extra and as_[-1] <= last:
+            return False
+    return all(len(as_) <= 1 for k, as_ in a.items() if k not in b)
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,10 @@
   find exactly the events that a plain reading of the pattern, event by event, matches.
 - every rule's `holds` on the indexed Context equals `holds` on a Context that scans every event
   with that plain reading.
+- an absence_between's `holds` (bisecting the instance's `after`s and `forbid`s at each `then`)
+  equals the plain walk over every event of its three patterns (`walked_windows`).
+- an alternate's `holds` (nothing, where every group's positions interleave) equals the plain walk
+  over its events (`walked_alternation`).
 
 On the bundled stagings and violations and on seeded mutants of the canonical ceremony (several
 mutations each, random pairs), so that machines refuse and rules fire.
@@ -21,6 +25,7 @@ each kind (`wide`); `-m slow` every staging and mutant.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from functools import cache
 from pathlib import Path
 
@@ -30,6 +35,8 @@ from sampling import rules_by_kind, tiered
 
 from xiangshe.constraints.pattern import NONE, PERSON_ATTRS, Context, Pattern
 from xiangshe.constraints.rulebook import rulebook
+from xiangshe.constraints.templates import AbsenceBetween, Alternate, Violation, _alternating, _desc
+from xiangshe.domain.messages import Message
 from xiangshe.domain.parse import TraceErrors, parse_file, parse_lines
 from xiangshe.domain.trace import Event, Trace
 from xiangshe.domain.vocabulary import PERSON_KEYS
@@ -177,6 +184,65 @@ def test_the_sample_has_every_kind_of_staging() -> None:
     assert {r.template.kind for r in RULES if f"traces/violations/{r.id}.trace" in inner} == kinds
 
 
+def walked_windows(t: AbsenceBetween, ctx: Context) -> list[Violation]:
+    """An absence_between's violations found event by event: the window of each instance is opened
+    (emptied) at each `after`, a `forbid` joins an open window, and a `then` closes its instance's
+    window over the `forbid`s in it (the `then` first, then the `forbid`, then the `after` of an
+    event that is more than one)."""
+    window: dict[tuple[str | None, ...], list[int]] = {}
+    reported: set[int] = set()
+    out = []
+    tk = ctx.keyer(tuple(a for a, _ in t.same))
+    ok = ctx.keyer(tuple(b for _, b in t.same))
+    same = _desc(t.same)
+    for e in ctx.trace.events:
+        is_then, is_forbid, is_after = (ctx.matches(p, e) for p in (t.then, t.forbid, t.after))
+        if is_then and t.fault == "then":
+            if bad := window.get(tk(e)):
+                line = ctx.trace[bad[0]].line
+                message = Message("absence-between.since", forbid=t.forbid, line=line, after=t.after, same=same)
+                out.append(Violation(e.index, message))
+        elif is_then:
+            for at in window.get(tk(e), ()):
+                if at not in reported:
+                    reported.add(at)
+                    message = Message(
+                        "absence-between.before", forbid=t.forbid, after=t.after, then=t.then, line=e.line, same=same
+                    )
+                    out.append(Violation(at, message))
+        if is_forbid and ok(e) in window:
+            window[ok(e)].append(e.index)
+        if is_after:
+            window[ok(e)] = []
+    return sorted(out, key=lambda v: v.at)
+
+
+def walked_alternation(t: Alternate, ctx: Context) -> list[Violation]:
+    """An alternate's violations found event by event: the `a`s and `b`s of each group counted, an
+    event that breaks the alternation reported and its missing partner taken as come."""
+    na: Counter[tuple[str | None, ...]] = Counter()
+    nb: Counter[tuple[str | None, ...]] = Counter()
+    tk = ctx.keyer(tuple(a for a, _ in t.same))
+    ok = ctx.keyer(tuple(b for _, b in t.same))
+    events = [(e, ctx.matches(t.a, e), ctx.matches(t.b, e)) for e in ctx.trace.events]
+    with_a = {ok(e) for e, is_a, _ in events if is_a}
+    out = []
+    for e, is_a, is_b in events:
+        if not (is_a or is_b) or (t.only_with_a and ok(e) not in with_a):
+            continue
+        k, k2 = tk(e), ok(e)
+        if not ((is_a and na[k] == nb[k]) or (is_b and na[k] == nb[k] + 1)):
+            got, want = (t.a, t.b) if is_a else (t.b, t.a)
+            out.append(Violation(e.index, Message("alternate.due", got=got, want=want, same=_desc(t.same))))
+            if is_a:
+                nb[k2] = na[k2]
+            else:
+                na[k2] = nb[k2] + 1
+        na[k2] += is_a
+        nb[k2] += is_b
+    return out
+
+
 def mismatches(trace: Trace) -> list[str]:
     """Every difference between a fast path and its plain reference on `trace`."""
     out = []
@@ -199,6 +265,16 @@ def mismatches(trace: Trace) -> list[str]:
         f"holds: {r.id} on the index differs from a scan"
         for r in RULES
         if r.template.holds(ctx) != r.template.holds(scan)
+    ]
+    out += [
+        f"holds: {r.id} differs from the walk over its windows"
+        for r in RULES
+        if isinstance(r.template, AbsenceBetween) and r.template.holds(ctx) != walked_windows(r.template, scan)
+    ]
+    out += [
+        f"holds: {r.id} differs from the walk over its alternation"
+        for r in RULES
+        if isinstance(r.template, Alternate) and r.template.holds(ctx) != walked_alternation(r.template, scan)
     ]
     return out
 
@@ -226,3 +302,30 @@ def test_a_repeated_event_is_resolved_again_once_the_cast_grows() -> None:
         (6, "众宾3", ()),
     ]
     assert list(t.cast.persons) == ["甲", "众宾3"]
+
+
+def test_alternating_positions_are_the_counted_alternation() -> None:
+    """`_alternating` (Alternate.holds's shortcut) says yes exactly where counting each group's `a`s and
+    `b`s event by event finds every event due, and no event is both an `a` and a `b`."""
+    rng = random.Random(15)
+    for _ in range(4000):
+        a: dict[tuple[str | None, ...], list[int]] = {}
+        b: dict[tuple[str | None, ...], list[int]] = {}
+        only_with_a, fine, both, at = rng.random() < 0.5, True, False, 0
+        for group in range(rng.randint(0, 3)):
+            k = (str(group),)
+            marks = [rng.choice("aabb-") for _ in range(rng.randint(0, 6))]  # -: both an `a` and a `b`
+            both = both or "-" in marks
+            na = nb = 0
+            for m in marks:
+                at += 1
+                is_a, is_b = m in "a-", m in "b-"
+                if is_a:
+                    a.setdefault(k, []).append(at)
+                if is_b:
+                    b.setdefault(k, []).append(at)
+                if only_with_a and not any(x in "a-" for x in marks):
+                    continue
+                fine = fine and ((is_a and na == nb) or (is_b and na == nb + 1))
+                na, nb = na + is_a, nb + is_b
+        assert _alternating(a, b, only_with_a) == (fine and not both), (a, b, only_with_a)
