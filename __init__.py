@@ -9,7 +9,7 @@ staging written as text, or the bundled canonical ceremony, and read the finding
     (True, True)
     >>> bad = xiangshe.check_text("fragment Φ51\\nphase Φ51\\n主人 拜辱 to=宾\\n", name="plan.trace")
     >>> [(f.rule, f.line) for f in bad.findings]
-    [('bai-ci-bai-ru', 3)]
+    [('bai-ci-bai-ru', 3), ('bai-ru-nai-tui', 3), ('sui-cong-zhi', 3)]
 
 A `Result` has `path`, `events`, `ok`, `findings` (each a `Finding`: `rule`, `name`, `line`,
 `message`, `citation`) and `scoring` (the scoring audit). Bad input raises `xiangshe.BadTrace`,
