@@ -154,10 +154,16 @@ def due_beyond(trace: Trace, rule: Rule, event: int | None) -> bool:
     come after the fragment's end? Not when it is due within the trigger's phase (`same` names the
     phase) and the fragment goes on past that phase, nor when the `then` pattern names its phases
     and the fragment reaches past the last of them: then the part it declares should have held it,
-    and the finding is a fault."""
+    and the finding is a fault.
+
+    In a staging that declares no fragment yet misses phases (a fault of its own, `scope.phases`),
+    what is owed in phases it does not stage at all is listed the same way: a staging that stops
+    early owes them because it stops, and the missing phases already say so."""
     frag = trace.fragment
-    if frag is None or not rule.encoded or not rule.template.owed_after:
+    if not rule.encoded or not rule.template.owed_after:
         return False
+    if frag is None:
+        return _owed_in_missing_phases(trace, rule)
     order = list(vocabulary().phases)
     covered = frag.phases or tuple(p for _, p in trace.phase_lines) or tuple(e.phase for e in trace.events if e.phase)
     last = max((order.index(p) for p in covered), default=-1)
@@ -172,6 +178,15 @@ def due_beyond(trace: Trace, rule: Rule, event: int | None) -> bool:
     if frag.phases and not set(phases) & set(frag.phases):
         return True  # it falls in phases the fragment says it does not show
     return max(order.index(p) for p in phases) > last
+
+
+def _owed_in_missing_phases(trace: Trace, rule: Rule) -> bool:
+    """Does every `then` of `rule` name its phases, all of them phases a whole staging misses?"""
+    phases = {v for p in rule.template.needs() for c in p.conds if c.key == "phase" and not c.negate for v in c.values}
+    if not phases or not all(any(c.key == "phase" and not c.negate for c in p.conds) for p in rule.template.needs()):
+        return False
+    staged = {e.phase for e in trace.events if e.phase}
+    return not phases & staged and phases <= set(required_phases(trace))
 
 
 @cache

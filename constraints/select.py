@@ -10,7 +10,7 @@ term names one or more of them:
 - `machine.<slug>` or a machine's name (`machine.jue`, `爵`); `audit.r132`;
 - a group: `ALL`; `machine`, `audit`, `suppression`, `rule` (every check of that kind); a rule
   category (`ordering`, `pairing`, `scoring` — with the audit — …); a section of the rulebook by its
-  letter (`A` … `H`, one file of constraints/rules/); a catalogue prefix (`R1`, `R12`).
+  letter (`A` … `I`, the files of constraints/rules/ whose names begin with it); a catalogue prefix (`R1`, `R12`).
 
 Unknown terms are bad input with a "did you mean". `select` (default: ALL) minus `ignore` is what
 applies; per-file ignores take more away from the files their glob matches.
@@ -51,7 +51,7 @@ class CheckInfo:
     catalogue: str | None
     kind: str  # rule, machine, audit, suppression
     category: str | None  # the rule's category; machine; scoring (the audit)
-    section: str | None  # A … H: the rulebook file the rule is written in
+    section: str | None  # A … I: the letter of the rulebook file the rule is written in
     citation: Citation
 
 
@@ -119,7 +119,7 @@ def known_words() -> list[str]:
     words = [w for c in universe() for w in (c.id, c.name, c.catalogue) if w]
     return words + [
         "ALL",
-        *sorted(set(_groups()) - {"all"} - {s.lower() for s in "ABCDEFGH"}),
+        *sorted(set(_groups()) - {"all"} - {c.section.lower() for c in universe() if c.section}),
         *sorted({c.section for c in universe() if c.section}),
     ]
 

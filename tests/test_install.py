@@ -147,4 +147,4 @@ def test_python_api_from_outside_the_checkout(tmp_path: Path) -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=True)
     ok, events, bad_ok, rules = json.loads(done.stdout)
-    assert ok and events > 3000 and not bad_ok and rules == ["bai-ci-bai-ru"]
+    assert ok and events > 3000 and not bad_ok and rules == ["bai-ci-bai-ru", "bai-ru-nai-tui", "sui-cong-zhi"]

@@ -582,7 +582,7 @@ def test_every_check_in_force_can_be_named() -> None:
             if option.encoded:
                 ids = in_force(active_rules({point.name: option.name}))
                 assert set(ids) <= set(by_id()) and len(set(ids)) == len(ids)
-    assert {by_id()[i].section for i in resolve("ALL") if by_id()[i].kind == "rule"} == set("ABCDEFGH")
+    assert {by_id()[i].section for i in resolve("ALL") if by_id()[i].kind == "rule"} == set("ABCDEFGHI")
     assert all(resolve(w) for w in known_words())
 
 
