@@ -527,17 +527,11 @@ class Context:
         got = self._positions.get(slot)
         if got is None:
             got = self._positions[slot] = {}
-            if len(keys) == 1:  # the commonest: one key (the actor, the cup …), read without the keyer's call
+            if len(keys) == 1:  # the commonest: one key (the actor, the cup …), read by its getter alone
                 g0 = self.getter(keys[0])
-                for e in self._hit(p):
-                    one = (g0(e),)
-                    at = got.get(one)
-                    if at is None:
-                        got[one] = [e.index]
-                    else:
-                        at.append(e.index)
-                return got
-            key = self.keyer(keys)
+                key: Callable[[Event], tuple[str | None, ...]] = lambda e: (g0(e),)  # noqa: E731
+            else:
+                key = self.keyer(keys)
             for e in self._hit(p):
                 k = key(e)
                 at = got.get(k)
