@@ -527,11 +527,7 @@ class Context:
         got = self._positions.get(slot)
         if got is None:
             got = self._positions[slot] = {}
-            if len(keys) == 1:  # the commonest: one key (the actor, the cup …), read by its getter alone
-                g0 = self.getter(keys[0])
-                key: Callable[[Event], tuple[str | None, ...]] = lambda e: (g0(e),)  # noqa: E731
-            else:
-                key = self.keyer(keys)
+            key = self.keyer(keys)
             for e in self._hit(p):
                 k = key(e)
                 at = got.get(k)
