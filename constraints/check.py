@@ -11,7 +11,7 @@ from xiangshe.constraints.gates import plan
 from xiangshe.constraints.pattern import Context
 from xiangshe.constraints.rulebook import Rule, active_rules
 from xiangshe.constraints.scope import IDS as SCOPE_IDS
-from xiangshe.constraints.scope import NAMES, OPEN, Pending, Problem, Scope, due_beyond, scope
+from xiangshe.constraints.scope import NAMES, OPEN, Pending, Problem, Scope, due_beyond, missing_phases, scope
 from xiangshe.constraints.scoring import RoundScore, audit, audit_id, audit_name
 from xiangshe.domain.dataclass import dataclass
 from xiangshe.domain.errors import InputError, TraceError, did_you_mean
@@ -396,9 +396,12 @@ def check_trace(
         del threads
     ctx = Context(trace, rep)
     pending: list[Pending] = []
+    missing: tuple[str, ...] | None = None  # the phases a whole staging misses, found at its first finding
     for rule in steps.run(ctx):  # the others find nothing here, by their templates' contract
         for f in rule_findings(trace, ctx, rule, shared):
-            if due_beyond(trace, rule, f.event):  # a fragment stops before it is due
+            if missing is None:
+                missing = missing_phases(trace)
+            if due_beyond(trace, rule, f.event, missing):  # a fragment (or a staging cut short) stops before it is due
                 pending.append(Pending(f.rule, f.line, f.message))
             else:
                 findings.append(f)

@@ -24,7 +24,7 @@ from collections.abc import Collection, Sequence
 from functools import cache
 
 from xiangshe.constraints.gates import Plan, plan
-from xiangshe.constraints.pattern import Context
+from xiangshe.constraints.pattern import Context, Pattern
 from xiangshe.constraints.rulebook import Rule
 from xiangshe.domain.dataclass import dataclass
 from xiangshe.domain.messages import Join, Message
@@ -149,7 +149,7 @@ def reached(ctx: Context, rules: Sequence[Rule] | Plan) -> tuple[tuple[str, ...]
     return p.throughout, yes, no
 
 
-def due_beyond(trace: Trace, rule: Rule, event: int | None) -> bool:
+def due_beyond(trace: Trace, rule: Rule, event: int | None, missing: Collection[str] = ()) -> bool:
     """In a fragment, may what a response rule (`first` … then `then`) still awaits at `event`
     come after the fragment's end? Not when it is due within the trigger's phase (`same` names the
     phase) and the fragment goes on past that phase, nor when the `then` pattern names its phases
@@ -157,13 +157,16 @@ def due_beyond(trace: Trace, rule: Rule, event: int | None) -> bool:
     and the finding is a fault.
 
     In a staging that declares no fragment yet misses phases (a fault of its own, `scope.phases`),
-    what is owed in phases it does not stage at all is listed the same way: a staging that stops
-    early owes them because it stops, and the missing phases already say so."""
+    what is owed in phases it does not stage at all (`missing`: `missing_phases(trace)`) is listed
+    the same way: a staging that stops early owes them because it stops, and the missing phases
+    already say so."""
     frag = trace.fragment
     if not rule.encoded or not rule.template.owed_after:
         return False
     if frag is None:
-        return _owed_in_missing_phases(trace, rule)
+        needs = rule.template.needs()
+        owed = [_named_phases(p) for p in needs]
+        return bool(needs) and all(owed) and all(q in missing for named in owed for q in named)
     order = list(vocabulary().phases)
     covered = frag.phases or tuple(p for _, p in trace.phase_lines) or tuple(e.phase for e in trace.events if e.phase)
     last = max((order.index(p) for p in covered), default=-1)
@@ -172,7 +175,7 @@ def due_beyond(trace: Trace, rule: Rule, event: int | None) -> bool:
     here = trace[event].phase if event is not None else None
     if "phase" in keys and here is not None:
         return order.index(here) >= max(last, staged_last)
-    phases = [v for p in rule.template.needs() for c in p.conds if c.key == "phase" and not c.negate for v in c.values]
+    phases = [q for p in rule.template.needs() for q in _named_phases(p)]
     if not phases:
         return True
     if frag.phases and not set(phases) & set(frag.phases):
@@ -180,13 +183,26 @@ def due_beyond(trace: Trace, rule: Rule, event: int | None) -> bool:
     return max(order.index(p) for p in phases) > last
 
 
-def _owed_in_missing_phases(trace: Trace, rule: Rule) -> bool:
-    """Does every `then` of `rule` name its phases, all of them phases a whole staging misses?"""
-    phases = {v for p in rule.template.needs() for c in p.conds if c.key == "phase" and not c.negate for v in c.values}
-    if not phases or not all(any(c.key == "phase" and not c.negate for c in p.conds) for p in rule.template.needs()):
-        return False
-    staged = {e.phase for e in trace.events if e.phase}
-    return not phases & staged and phases <= set(required_phases(trace))
+def _named_phases(p: Pattern) -> list[str]:
+    """The phases pattern `p` confines its events to (`phase=…`; none: any phase)."""
+    return [v for c in p.conds if c.key == "phase" and not c.negate for v in c.values]
+
+
+def staged_phases(trace: Trace) -> tuple[str, ...]:
+    """The phases `trace` stages, in the ceremony's order: those of its events and those its `phase`
+    lines declare (a phase may be declared empty)."""
+    staged = dict.fromkeys([*(e.phase for e in trace.events if e.phase), *(p for _, p in trace.phase_lines)])
+    order = {p: i for i, p in enumerate(vocabulary().phases)}
+    return tuple(sorted(staged, key=order.__getitem__))
+
+
+def missing_phases(trace: Trace, staged: Collection[str] | None = None) -> tuple[str, ...]:
+    """For a staging that declares no fragment, the required phases it does not stage (none for a
+    fragment); `staged`: its `staged_phases`, when known."""
+    if trace.fragment is not None:
+        return ()
+    have = staged_phases(trace) if staged is None else staged
+    return tuple(p for p in required_phases(trace) if p not in have)
 
 
 @cache
@@ -213,14 +229,10 @@ def scope(
     docstring; under --select, those applied). `rules`: the rules the check applied, or their plan.
     Without `rep` (the check applies neither `scope.open` nor anything else that replays the
     machines), what is left open is not looked at: `Scope.open` is None."""
-    staged = tuple(
-        dict.fromkeys([*(e.phase for e in trace.events if e.phase), *(p for _, p in trace.phase_lines)])
-    )  # a phase may be declared empty
-    order = {p: i for i, p in enumerate(vocabulary().phases)}
-    staged = tuple(sorted(staged, key=order.__getitem__))
+    staged = staged_phases(trace)
     frag = trace.fragment
     whole = frag is None
-    missing = tuple(p for p in required_phases(trace) if p not in staged) if whole else ()
+    missing = missing_phases(trace, staged)
     always, yes, no = reached(ctx, rules)
     opened = ends(trace, rep) if rep is not None else None
     problems: list[Problem] = []

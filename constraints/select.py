@@ -117,11 +117,8 @@ def _words() -> dict[str, frozenset[str]]:
 def known_words() -> list[str]:
     """What a term may be, for "did you mean": ids, names, catalogue ids and group words."""
     words = [w for c in universe() for w in (c.id, c.name, c.catalogue) if w]
-    return words + [
-        "ALL",
-        *sorted(set(_groups()) - {"all"} - {c.section.lower() for c in universe() if c.section}),
-        *sorted({c.section for c in universe() if c.section}),
-    ]
+    sections = {c.section for c in universe() if c.section}
+    return words + ["ALL", *sorted(set(_groups()) - {"all"} - {s.lower() for s in sections}), *sorted(sections)]
 
 
 def resolve(term: str) -> frozenset[str] | None:

@@ -61,6 +61,16 @@ def test_a_staging_that_stops_midway_fails_until_it_declares_the_part_it_is() ->
     assert declared.ok and declared.scope is not None and not declared.scope.whole
 
 
+def test_what_a_staging_cut_short_owes_in_a_phase_it_declares_is_a_fault() -> None:
+    # cut before Φ22, the 工 who went down in Φ18 owe their going up in Φ44 (R533d): listed as open while
+    # Φ44 is missing, a fault once the staging declares Φ44 (empty), as the scope counts it staged
+    cut = CANONICAL[: CANONICAL.index("phase Φ22")]
+    result = check_trace(parse_lines(cut, "cut.trace"))
+    assert result.scope is not None and "gong-sheng-zi-xi-jie-fan-zuo" in {p.rule for p in result.scope.pending}
+    found = check_trace(parse_lines(cut + "phase Φ44\n", "cut.trace")).findings
+    assert "gong-sheng-zi-xi-jie-fan-zuo" in {f.rule for f in found}
+
+
 def test_something_left_open_at_the_end_of_a_whole_ceremony_is_a_fault() -> None:
     lines = CANONICAL.splitlines(keepends=True)
     kept = "".join(line for line in lines if not line.startswith("弟子7 说左下纲 侯"))
