@@ -1,9 +1,10 @@
 """Asking z3: a solver whose answers do not depend on the machine, the run or what was asked before
-(`solver`, `fresh_context`), and that gives a Ctrl-C back to Python."""
+(`solver`, `fresh_context`), and that gives a Ctrl-C back to Python at once (`Solver`)."""
 
 from __future__ import annotations
 
 import signal
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -30,19 +31,57 @@ def fresh_context() -> Iterator[None]:
 
 
 class Solver(z3.Solver):  # type: ignore[misc]  # z3 has no type hints: its Solver is Any
-    """z3's solver, but a Ctrl-C is not an answer. While it searches z3 takes SIGINT for itself and
-    answers unknown ("interrupted from keyboard"), which would read as "the solver gave up" and let
-    the command go on to a verdict: the signal is given back to Python instead (KeyboardInterrupt,
-    or whatever the program made of SIGINT)."""
+    """z3's solver, but a Ctrl-C is never lost in it, nor taken for an answer.
+
+    z3 would take SIGINT for itself while it searches (its `ctrl_c` parameter) and answer unknown,
+    or, when the signal lands as it finishes, drop it (the search ends with its own answer and the
+    Ctrl-C is gone; z3 issue #2621). So z3 is told not to (`ctrl_c` off) and the search runs in a
+    thread of its own while the main thread waits for it, where Python's handler for SIGINT runs
+    at once: it stops z3 (`Context.interrupt`, meant to be called from another thread), waits for
+    the search to end and lets the interrupt go on (KeyboardInterrupt, or whatever the program made
+    of SIGINT). Where SIGINT is ignored (a batch's worker processes) or outside the main thread,
+    which gets no signals, the search runs where it is asked."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.set("ctrl_c", False)
 
     def check(self, *assumptions: Any) -> Any:  # z3's CheckSatResult (untyped)
-        result = super().check(*assumptions)
-        if result == z3.unknown and self.reason_unknown() in INTERRUPTED:
-            signal.raise_signal(signal.SIGINT)
-        return result
+        ask = super().check
+        unsignalled = threading.current_thread() is not threading.main_thread()
+        if unsignalled or signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+            return ask(*assumptions)
+        answer: list[Any] = []
+        lock = threading.Lock()
+        state = {"cancelled": False, "running": False}
+        left = threading.Event()
 
+        def search() -> None:
+            with lock:
+                if state["cancelled"]:  # interrupted before the search began: z3 is not asked
+                    return
+                state["running"] = True
+            try:
+                answer.append(ask(*assumptions))
+            except BaseException as e:  # handed to the main thread, raised there
+                answer.append(e)
+            finally:
+                left.set()
 
-INTERRUPTED = ("interrupted from keyboard",)  # z3's reason_unknown() after it caught SIGINT
+        worker = threading.Thread(target=search, name="z3-check", daemon=True)
+        try:
+            worker.start()
+            worker.join()
+        except BaseException:  # the Ctrl-C (or whatever its handler raised), even during start()
+            with lock:
+                state["cancelled"] = True
+                running = state["running"]
+            while running and not left.wait(0.05):  # until z3 has stopped: the process may
+                self.ctx.interrupt()  # not end, nor free the context, under a running search
+            raise
+        if isinstance(answer[0], BaseException):
+            raise answer[0]
+        return answer[0]
 
 
 def solver() -> Solver:

@@ -3,7 +3,7 @@ and no verdict (nothing after the interrupt is computed, so nothing claims one).
 
 click turns a KeyboardInterrupt into "Aborted!" and exit 1, which reads like "violations found";
 so the command line's handler raises `Interrupted` instead, which click lets through to `main`.
-z3 takes SIGINT for itself while it searches and gives it back once it stops (constraints.solving.Solver);
+z3 is kept from taking SIGINT for itself and stopped by the main thread when it comes (constraints.solving.Solver);
 worker processes ignore it and are terminated by the process that started them.
 """
 

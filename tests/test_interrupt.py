@@ -28,8 +28,16 @@ def _cpu_seconds(pid: int) -> float:
 
 
 def _children(pid: int) -> set[int]:
+    """The processes `pid` started, by any of its threads (a thread may end while they are read:
+    z3's search runs in one of its own)."""
+    found: set[int] = set()
     tasks = Path(f"/proc/{pid}/task")
-    return {int(c) for t in tasks.iterdir() for c in (t / "children").read_text().split()} if tasks.exists() else set()
+    for t in tasks.iterdir() if tasks.exists() else ():
+        try:
+            found.update(int(c) for c in (t / "children").read_text().split())
+        except FileNotFoundError:  # the thread (or the process) has ended
+            pass
+    return found
 
 
 def _running(pid: int) -> bool:
