@@ -185,39 +185,61 @@ class Compiled:
     def __init__(self, p: Pattern, slot: int) -> None:
         self.slot = slot  # its place in a Context's table of hits
         self.acts, self.roles = p.acts, p.roles
-        by_phase = next((c for c in p.conds if c.key == "phase" and not c.negate), None)
-        phases = by_phase.values if by_phase is not None and NONE not in by_phase.values else None
-        #: the phases an act's events are split by (a pattern of acts in given phases)
-        self.phases = tuple(sorted(phases)) if phases is not None and p.acts is not None else None
-        self.field: str | None
-        self.values: tuple[str, ...]
-        if p.acts is not None:
-            self.field, self.values = "act", tuple(sorted(p.acts))
-        elif phases is not None:
-            self.field, self.values = "phase", tuple(sorted(phases))
-        elif p.roles is not None:
-            self.field, self.values = "role", tuple(sorted(p.roles))
-        else:
-            self.field, self.values = None, ()
-        #: which of a Context's indices of the events holds the pattern's candidates (`Context._splits`:
-        #: by act, by act and role, by act and phase, by act, role and phase) and the keys of its
-        #: groups there; a pattern of no act takes the groups of its phases (4), its roles (5), or its
-        #: phases and roles (6) from those of every act
-        self.split = 0
-        self.keys: tuple[object, ...] = self.values
-        if self.field == "phase":
-            self.split = 4 if p.roles is None else 6
-        elif self.field == "role":
-            self.split = 5
-        elif p.acts is not None:
-            roles = tuple(sorted(p.roles)) if p.roles is not None else None
-            if roles is not None and self.phases is not None:
-                self.split, self.keys = 3, tuple((a, r, ph) for a in self.values for r in roles for ph in self.phases)
-            elif roles is not None:
-                self.split, self.keys = 1, tuple((a, r) for a in self.values for r in roles)
-            elif self.phases is not None:
-                self.split, self.keys = 2, tuple((a, ph) for a in self.values for ph in self.phases)
-        self.test: Check | None = _test(p, by_phase if self.phases is not None else None)
+        kept: Layout | None = p.__dict__.get(LAYOUT)
+        got: Layout = kept if kept is not None else layout(p)
+        self.phases, self.field, self.values, self.split, self.keys, done = got
+        self.test: Check | None = _test(p, done)
+
+
+LAYOUT = "_layout"  # the attribute a rulebook's pattern keeps its layout in (`keep_layout`)
+
+#: (phases, field, values, split, keys, done): see `layout`
+Layout = tuple["tuple[str, ...] | None", "str | None", "tuple[str, ...]", int, "tuple[object, ...]", "Cond | None"]
+
+
+def layout(p: Pattern) -> Layout:
+    """Where a pattern's candidates come from, as `Compiled` keeps it: the phases an act's events are
+    split by (a pattern of acts in given phases), the field its candidates are indexed by (act, else
+    phase, else role; None: every event) and the values it takes there, which of a Context's indices
+    of the events holds them (`Context._splits`: by act, by act and role, by act and phase, by act,
+    role and phase; a pattern of no act takes the groups of its phases (4), its roles (5), or its
+    phases and roles (6) from those of every act) with the keys of its groups there, and the
+    condition on the phase that this split makes true of every candidate (None: none)."""
+    by_phase = next((c for c in p.conds if c.key == "phase" and not c.negate), None)
+    phases = by_phase.values if by_phase is not None and NONE not in by_phase.values else None
+    split_phases = tuple(sorted(phases)) if phases is not None and p.acts is not None else None
+    field: str | None
+    values: tuple[str, ...]
+    if p.acts is not None:
+        field, values = "act", tuple(sorted(p.acts))
+    elif phases is not None:
+        field, values = "phase", tuple(sorted(phases))
+    elif p.roles is not None:
+        field, values = "role", tuple(sorted(p.roles))
+    else:
+        field, values = None, ()
+    split = 0
+    keys: tuple[object, ...] = values
+    if field == "phase":
+        split = 4 if p.roles is None else 6
+    elif field == "role":
+        split = 5
+    elif p.acts is not None:
+        roles = tuple(sorted(p.roles)) if p.roles is not None else None
+        if roles is not None and split_phases is not None:
+            split, keys = 3, tuple((a, r, ph) for a in values for r in roles for ph in split_phases)
+        elif roles is not None:
+            split, keys = 1, tuple((a, r) for a in values for r in roles)
+        elif split_phases is not None:
+            split, keys = 2, tuple((a, ph) for a in values for ph in split_phases)
+    return split_phases, field, values, split, keys, by_phase if split_phases is not None else None
+
+
+def keep_layout(p: Pattern) -> None:
+    """Keep the pattern's layout with it, for a rulebook stored in the cache (domain/cache.py): a
+    check then reads it instead of working it out again for each of the rulebook's patterns. Not a
+    field: the pattern's equality and hash are its fields'."""
+    object.__setattr__(p, LAYOUT, layout(p))
 
 
 def _test(p: Pattern, done: Cond | None = None) -> Check | None:

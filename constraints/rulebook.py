@@ -21,7 +21,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
-from xiangshe.constraints.pattern import Pattern, check_same, parse_pattern
+from xiangshe.constraints.pattern import Pattern, check_same, keep_layout, parse_pattern
 from xiangshe.constraints.readings import defaults, parse_when
 from xiangshe.constraints.templates import (
     KINDS,
@@ -422,7 +422,18 @@ def cached_rules(rules_dir: Path = RULES_DIR) -> tuple[Rule, ...]:
         names = []
     shown = rules_dir.relative_to(rules_dir.parents[1]).as_posix()
     sources = [(f"{shown}/{name}", rules_dir / name) for name in names]
-    return derived("rulebook", sources, lambda: load_rules(rules_dir))
+    return derived("rulebook", sources, lambda: _with_layouts(load_rules(rules_dir)))
+
+
+def _with_layouts(rules: tuple[Rule, ...]) -> tuple[Rule, ...]:
+    """The rules, each pattern of their templates keeping its layout (pattern.py `keep_layout`): the
+    stored rulebook carries it, and a check does not work it out again for each pattern."""
+    for r in rules:
+        if r.meaning is not None:
+            for value in vars(r.meaning).values():
+                if isinstance(value, Pattern):
+                    keep_layout(value)
+    return rules
 
 
 @cache

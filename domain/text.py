@@ -8,6 +8,7 @@ occurs more than once without a `line` to pick one occurrence, is an error.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from functools import cache, cached_property
 from pathlib import Path
 
@@ -63,13 +64,27 @@ class SourceText:
     def _line_of(self) -> list[int]:
         return [n for n, text in enumerate(self.lines, 1) for _ in text]
 
+    @cached_property
+    def _starts(self) -> list[int]:
+        """Where each line starts in `flat` (a character's line is found by bisection)."""
+        starts, at = [], 0
+        for text in self.lines:
+            starts.append(at)
+            at += len(text)
+        return starts
+
     def occurrences(self, quote: str) -> list[tuple[int, int]]:
-        """The (first line, last line) of every occurrence of `quote`."""
+        """The (first line, last line) of every occurrence of `quote`, found left to right without
+        overlapping (as `re.finditer` of the quote finds them: no pattern to compile)."""
         if not quote:
             return []
-        return [
-            (self._line_of[m.start()], self._line_of[m.end() - 1]) for m in re.finditer(re.escape(quote), self.flat)
-        ]
+        flat, starts, found = self.flat, self._starts, []
+        at = flat.find(quote)
+        while at >= 0:
+            end = at + len(quote)
+            found.append((bisect_right(starts, at), bisect_right(starts, end - 1)))
+            at = flat.find(quote, end)
+        return found
 
     def cite(self, quote: str, line: int | None = None, *, where: str = "", at: int | None = None) -> Citation:
         """Locate `quote`; `line` picks one occurrence when the text repeats itself.

@@ -72,6 +72,29 @@ def test_the_bundled_rulebook_is_read_from_the_cache_on_the_second_load(
     assert cached_rules() == first
 
 
+@pytest.mark.usefixtures("cache_dir")
+def test_the_stored_rulebooks_patterns_keep_their_layout(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each pattern of a stored rulebook keeps its layout (where its candidates come from), read back
+    from the cache equal to what `layout` works out, and compiled alike with it or without it."""
+    from xiangshe.constraints.pattern import LAYOUT, Compiled, Pattern, layout
+
+    cached_rules()
+    monkeypatch.setattr(rulebook_module, "load_rules", lambda *_a: pytest.fail("derived again"))
+    patterns = [v for r in cached_rules() if r.meaning is not None for v in vars(r.meaning).values()]
+    patterns = [p for p in patterns if isinstance(p, Pattern)]
+    assert len(patterns) > 1000
+    slots = Compiled.__slots__
+    for p in patterns:
+        assert p.__dict__[LAYOUT] == layout(p), p.text
+        bare = Pattern(p.text, p.roles, p.acts, p.objs, p.conds)  # equal, with no layout kept
+        assert bare == p and LAYOUT not in bare.__dict__
+        kept, worked_out = Compiled(p, 0), Compiled(bare, 0)
+        assert {s: getattr(kept, s) for s in slots if s != "test"} == {
+            s: getattr(worked_out, s) for s in slots if s != "test"
+        }
+        assert (kept.test is None) == (worked_out.test is None)
+
+
 def test_an_edited_rule_file_invalidates_the_cache(cache_dir: Path, tmp_path: Path) -> None:
     rules = tmp_path / "copy" / "constraints" / "rules"
     shutil.copytree(RULES_DIR, rules)

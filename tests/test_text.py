@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from xiangshe.domain.errors import QuoteError
-from xiangshe.domain.text import TEXT, TEXT_SHA256
+from xiangshe.domain.text import TEXT, TEXT_SHA256, SourceText
 
 
 def test_text_is_the_vendored_edition() -> None:
@@ -40,3 +40,28 @@ def test_line_that_does_not_hold_the_quote_is_an_error() -> None:
 def test_context_shows_the_quote_in_its_sentence() -> None:
     before, quote, after = TEXT.context(TEXT.cite("不贯不释"))
     assert quote == "不贯不释" and before.endswith("北面命曰：“") and after.startswith("！")
+
+
+def test_occurrences_are_those_a_regular_expression_finds() -> None:
+    """`occurrences` finds a quote with str.find and each line by bisection: the same (first line,
+    last line) pairs, non-overlapping and left to right, as re.finditer of the escaped quote read
+    against a map of every character to its line — for quotes across breaks, repeated ones, single
+    characters, a blank-line edge, and a quote that overlaps itself."""
+    import random
+    import re
+
+    flat = TEXT.flat
+    line_of = [n for n, text in enumerate(TEXT.lines, 1) for _ in text]
+    rng = random.Random(7)
+    quotes = [flat[i : i + rng.randint(1, 9)] for i in rng.sample(range(len(flat) - 10), 400)]
+    quotes += ["不贯不释", "宾坐取爵，适洗", "，", "之", "拜", "。"]
+    for quote in quotes:
+        expected = [(line_of[m.start()], line_of[m.end() - 1]) for m in re.finditer(re.escape(quote), flat)]
+        assert TEXT.occurrences(quote) == expected, quote
+    assert len(TEXT.occurrences("，")) > 100
+
+
+def test_occurrences_do_not_overlap() -> None:
+    text = SourceText.__new__(SourceText)
+    text.__dict__.update(lines=["aaa", "", "aa"], flat="aaaaa")
+    assert text.occurrences("aa") == [(1, 1), (1, 3)]  # at 0 and 2 (not 1): lines 1, then 1 to 3
