@@ -11,39 +11,19 @@ import weakref
 from collections.abc import Callable, Collection, Sequence
 from functools import cached_property
 
-from xiangshe.constraints.pattern import Context, Pattern
+from xiangshe.constraints.pattern import Context
 from xiangshe.constraints.rulebook import Rule
-from xiangshe.constraints.templates import Template
-
-#: what a rule needs of a trace to find anything in it: (patterns, n, acts) — one of the patterns
-#: matches more than n events, and so the trace has one of the acts (None: any act may do)
-Gate = tuple[tuple[Pattern, ...], int, frozenset[str] | None]
-
-
-def _gate(patterns: Sequence[Pattern], n: int) -> Gate:
-    acts = None if any(p.acts is None for p in patterns) else frozenset().union(*(p.acts or () for p in patterns))
-    return tuple(patterns), n, acts
+from xiangshe.constraints.templates import Gate, Template
 
 
 def triggered(t: Template) -> Gate | None:
     """The rule bites where one of its triggers occurs (None: it has none, it holds throughout)."""
-    triggers = t.triggers()
-    return _gate(triggers, 0) if triggers else None
+    return t.gates()[1]
 
 
 def gate(t: Template) -> Gate | None:
     """What a rule needs of a trace to find anything in it (None: it is checked on every trace)."""
-    by_trigger = triggered(t)
-    return by_trigger if by_trigger is not None else _untriggered(t)
-
-
-def _untriggered(t: Template) -> Gate | None:
-    """The gate of a rule without triggers: a bound on a count, or what a prohibition forbids."""
-    if (limit := t.limit()) is not None:
-        return _gate([limit[0]], limit[1])
-    if t.prohibition and isinstance(forbidden := t.forbidden(), Pattern):
-        return _gate([forbidden], 0)
-    return None
+    return t.gates()[0]
 
 
 class Plan:
@@ -56,10 +36,8 @@ class Plan:
         self.snapshot = tuple(rules)  # a list may change after it was given
         self.entries: list[tuple[Rule, Gate | None, Gate | None]] = []
         for r in rules:
-            if r.encoded:
-                t = r.template
-                by_trigger = triggered(t)  # a rule with triggers has them as its gate
-                self.entries.append((r, by_trigger if by_trigger is not None else _untriggered(t), by_trigger))
+            if r.meaning is not None:  # an encoded rule (a rule with triggers has them as its gate)
+                self.entries.append((r, *r.meaning.gates()))
         self._gates = [g for _, g, _ in self.entries]
         self._triggers = [t for _, _, t in self.entries]
         self._gated = self._index(self._gates)

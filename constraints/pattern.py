@@ -18,7 +18,6 @@ A condition is `key=v1|v2` or `key!=v`; `none` stands for an absent value. Keys:
 
 from __future__ import annotations
 
-import weakref
 from collections import defaultdict
 from collections.abc import Callable
 from itertools import chain, count
@@ -62,6 +61,12 @@ class Pattern:
 
     def __str__(self) -> str:
         return self.text
+
+    def __getstate__(self) -> dict[str, Any]:
+        """What is pickled: the fields and a kept layout, not the compiled pattern of this process."""
+        if COMPILED not in self.__dict__:
+            return self.__dict__
+        return {k: v for k, v in self.__dict__.items() if k != COMPILED}
 
 
 def _alts(word: str) -> frozenset[str] | None:
@@ -393,27 +398,21 @@ _slots = count()
 #: the compiled patterns, one per distinct pattern (by value), by the pattern's text: equal patterns
 #: have equal texts, and a text is hashed at once where a pattern's hash is that of all its sets
 _by_text: dict[str, list[tuple[Pattern, Compiled]]] = {}
-#: the compiled pattern of each live pattern object (by identity: no pattern is hashed twice)
-_by_id: dict[int, tuple[weakref.ref[Pattern], Compiled]] = {}
+COMPILED = "_compiled"  # the attribute a pattern object keeps its compiled pattern in, in this process
 
 
 def compiled(p: Pattern) -> Compiled:
-    """The pattern compiled: found by the object's identity, else by its value, else made."""
-    got = _by_id.get(id(p))
-    if got is not None and got[0]() is p:
-        return got[1]
+    """The pattern compiled: kept by the pattern object itself, else found by its value, else made."""
+    got: Compiled | None = p.__dict__.get(COMPILED)
+    if got is not None:
+        return got
     same = _by_text.setdefault(p.text, [])
     c = next((c for q, c in same if q == p), None)  # equal sets of a rulebook are one object: `is` answers
     if c is None:
         c = Compiled(p, next(_slots))
         same.append((p, c))
-    key = id(p)
-    _by_id[key] = (weakref.ref(p, lambda _ref: _forget(key)), c)
+    object.__setattr__(p, COMPILED, c)  # not a field (equality and hash are the fields'), never pickled
     return c
-
-
-def _forget(key: int) -> None:
-    _by_id.pop(key, None)
 
 
 class Context:

@@ -31,6 +31,7 @@ from xiangshe.constraints.templates import (
     PersonPattern,
     Same,
     Template,
+    keep_gates,
 )
 from xiangshe.domain.dataclass import dataclass
 from xiangshe.domain.errors import RulebookError, did_you_mean
@@ -426,13 +427,15 @@ def cached_rules(rules_dir: Path = RULES_DIR) -> tuple[Rule, ...]:
 
 
 def _with_layouts(rules: tuple[Rule, ...]) -> tuple[Rule, ...]:
-    """The rules, each pattern of their templates keeping its layout (pattern.py `keep_layout`): the
-    stored rulebook carries it, and a check does not work it out again for each pattern."""
+    """The rules, each pattern of their templates keeping its layout (pattern.py `keep_layout`) and
+    each template its gates (templates.py `keep_gates`): the stored rulebook carries them, and a check
+    does not work them out again for each pattern and rule."""
     for r in rules:
         if r.meaning is not None:
             for value in vars(r.meaning).values():
                 if isinstance(value, Pattern):
                     keep_layout(value)
+            keep_gates(r.meaning)
     return rules
 
 

@@ -185,6 +185,12 @@ class Template:
     def same_text(self) -> str:
         return ", ".join(a if a == b else f"{a}={b}" for a, b in self.correlation())
 
+    def gates(self) -> tuple[Gate | None, Gate | None]:
+        """What the rule needs of a trace to find anything in it, and its triggers' gate (constraints/
+        gates.py): kept with the template of a stored rulebook (`keep_gates`), else worked out."""
+        kept: tuple[Gate | None, Gate | None] | None = self.__dict__.get(GATES)
+        return kept if kept is not None else _gates(self)
+
     def shown(self) -> list[tuple[str, object, bool]]:
         """The fields as explain shows them: (name, value, is a pattern)."""
         out: list[tuple[str, object, bool]] = [(f, getattr(self, f), True) for f in self.fields]
@@ -931,3 +937,35 @@ KINDS: dict[str, type[Template]] = {
 
 #: the kinds the `query` command asks about
 QUERY_KINDS: tuple[str, ...] = tuple(k for k, t in KINDS.items() if t.queryable)
+
+
+#: what a rule needs of a trace to find anything in it: (patterns, n, acts) — one of the patterns
+#: matches more than n events, and so the trace has one of the acts (None: any act may do)
+Gate = tuple[tuple[Pattern, ...], int, "frozenset[str] | None"]
+GATES = "_gates"  # the attribute a stored rulebook's template keeps its gates in (`keep_gates`)
+
+
+def _gate(patterns: list[Pattern], n: int) -> Gate:
+    acts = None if any(p.acts is None for p in patterns) else frozenset().union(*(p.acts or () for p in patterns))
+    return tuple(patterns), n, acts
+
+
+def _gates(t: Template) -> tuple[Gate | None, Gate | None]:
+    """(gate, triggers' gate): a rule with triggers bites where one occurs, and has them as its gate;
+    one without has a bound on a count, or what a prohibition forbids, or none (it is checked on
+    every trace)."""
+    triggers = t.triggers()
+    if triggers:
+        by_trigger = _gate(triggers, 0)
+        return by_trigger, by_trigger
+    if (limit := t.limit()) is not None:
+        return _gate([limit[0]], limit[1]), None
+    if t.prohibition and isinstance(forbidden := t.forbidden(), Pattern):
+        return _gate([forbidden], 0), None
+    return None, None
+
+
+def keep_gates(t: Template) -> None:
+    """Keep the template's gates with it, for a rulebook stored in the cache (domain/cache.py): a
+    check's plan (constraints/gates.py) then reads them. Not a field: equality and hash are the fields'."""
+    object.__setattr__(t, GATES, _gates(t))

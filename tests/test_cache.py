@@ -73,15 +73,23 @@ def test_the_bundled_rulebook_is_read_from_the_cache_on_the_second_load(
 
 
 @pytest.mark.usefixtures("cache_dir")
-def test_the_stored_rulebooks_patterns_keep_their_layout(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each pattern of a stored rulebook keeps its layout (where its candidates come from), read back
-    from the cache equal to what `layout` works out, and compiled alike with it or without it."""
-    from xiangshe.constraints.pattern import LAYOUT, Compiled, Pattern, layout
+def test_the_stored_rulebook_keeps_its_patterns_layouts_and_its_templates_gates(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each pattern of a stored rulebook keeps its layout (where its candidates come from) and each
+    template its gates, read back from the cache equal to what is worked out without them; a pattern
+    compiles alike with or without its layout, and its compiled form is never pickled."""
+    import pickle
+
+    from xiangshe.constraints.pattern import COMPILED, LAYOUT, Compiled, Pattern, compiled, layout
+    from xiangshe.constraints.templates import GATES, _gates
 
     cached_rules()
     monkeypatch.setattr(rulebook_module, "load_rules", lambda *_a: pytest.fail("derived again"))
-    patterns = [v for r in cached_rules() if r.meaning is not None for v in vars(r.meaning).values()]
-    patterns = [p for p in patterns if isinstance(p, Pattern)]
+    templates = [r.meaning for r in cached_rules() if r.meaning is not None]
+    for t in templates:
+        assert t.__dict__[GATES] == _gates(t), t
+    patterns = [v for t in templates for v in vars(t).values() if isinstance(v, Pattern)]
     assert len(patterns) > 1000
     slots = Compiled.__slots__
     for p in patterns:
@@ -93,6 +101,11 @@ def test_the_stored_rulebooks_patterns_keep_their_layout(monkeypatch: pytest.Mon
             s: getattr(worked_out, s) for s in slots if s != "test"
         }
         assert (kept.test is None) == (worked_out.test is None)
+    p = patterns[0]
+    assert compiled(p) is p.__dict__[COMPILED] is compiled(p)
+    again = pickle.loads(pickle.dumps(p))
+    assert again == p and COMPILED not in again.__dict__ and again.__dict__[LAYOUT] == p.__dict__[LAYOUT]
+    assert compiled(again) is compiled(p)  # an equal pattern object shares the compiled pattern
 
 
 def test_an_edited_rule_file_invalidates_the_cache(cache_dir: Path, tmp_path: Path) -> None:
