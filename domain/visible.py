@@ -19,9 +19,8 @@ from xiangshe.domain.regex import lazy
 WIDTH = 200  # the most characters of a trace line quoted back
 LONGEST_WORD = 60  # the most characters of one of the user's words quoted in a message
 
-_ACTING = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff\ufffe\uffff]"
-)
+#: every character that would act; none of them is printable (str.isprintable: `_inert` relies on it)
+_ACTING = lazy("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff\ufffe\uffff]")
 
 
 def _escape(m: re.Match) -> str:
@@ -38,8 +37,18 @@ def visible(text: str) -> str:
     'a\x85b'
     """
     if isinstance(text, Text):  # a message that can say itself in Chinese keeps that, made visible
-        return Localised(lambda lang: _ACTING.sub(_escape, text.render(lang)))
-    return _ACTING.sub(_escape, text)
+        return Localised(lambda lang: _made_visible(text.render(lang)))
+    return _made_visible(text)
+
+
+def _made_visible(text: str) -> str:
+    return text if _inert(text) else _ACTING.sub(_escape, text)
+
+
+def _inert(text: str) -> bool:
+    """No character of `text` would act: each is printable, but for tabs and newlines (every acting
+    character is unprintable, so the pattern need not be compiled, nor run, for most texts)."""
+    return text.isprintable() or text.replace("\n", "").replace("\t", "").isprintable()
 
 
 def clip(line: str, column: int | None = None, width: int = WIDTH) -> str:

@@ -152,3 +152,18 @@ def test_colour_paints_the_escaped_text_not_the_users_sequences(tmp_path: Path) 
     assert "\x1b[31m" in result.output  # our colour …
     assert "\x1b]0;pwned" not in result.output and "\\u001b]0;pwned" in result.output  # … not theirs
     assert not re.search("[\x00-\x08\x0b-\x1a\x1c-\x1f\x7f-\x9f\u202e\u2066]", result.output)
+
+
+def test_visible_escapes_every_acting_character_and_only_those() -> None:
+    """Every character of the plane is escaped exactly when the pattern of acting characters
+    matches it (the plain path leaves printable texts, tabs and newlines to themselves, without
+    the pattern), alone and inside printable text, Chinese included."""
+    from xiangshe.domain import visible as module
+
+    acting = re.compile(module._ACTING.pattern)
+    for code in range(0x110000):
+        ch = chr(code)
+        expected = f"\\u{code:04x}" if acting.match(ch) else ch
+        assert module.visible(ch) == expected, hex(code)
+        if code % 97 == 0 or acting.match(ch):
+            assert module.visible(f"主人 揖\t{ch}\n") == f"主人 揖\t{expected}\n", hex(code)
