@@ -453,7 +453,8 @@ def active_rules(readings: dict[str, str] | None = None) -> tuple[Rule, ...]:
     key = (id(book), tuple(sorted(readings.items())) if readings is not None else None)
     got = _active.get(key)
     if got is None or got[0] is not book:
-        got = _active[key] = (book, tuple(r for r in book if r.active(readings)))
+        chosen = readings if readings is not None else defaults()  # made once, not once a rule
+        got = _active[key] = (book, tuple(r for r in book if r.active(chosen)))
     return got[1]
 
 
