@@ -70,7 +70,8 @@ class Solver(z3.Solver):  # type: ignore[misc]  # z3 has no type hints: its Solv
 
         worker = threading.Thread(target=search, name="z3-check", daemon=True)
         try:
-            worker.start()
+            with _sigint_blocked():  # the search's thread is started with SIGINT blocked, and keeps it so:
+                worker.start()  # the kernel gives a Ctrl-C to this thread, which wakes from its wait
             worker.join()
         except BaseException:  # the Ctrl-C (or whatever its handler raised), even during start()
             with lock:
@@ -82,6 +83,23 @@ class Solver(z3.Solver):  # type: ignore[misc]  # z3 has no type hints: its Solv
         if isinstance(answer[0], BaseException):
             raise answer[0]
         return answer[0]
+
+
+@contextmanager
+def _sigint_blocked() -> Iterator[None]:
+    """SIGINT blocked in this thread for the block (and so in a thread started in it, which inherits
+    the mask). A signal sent to the process goes to one of its threads that does not block it: were
+    it the search's, Python's handler would wait for the main thread's next bytecode, and the main
+    thread waits in `join` until the search ends (seconds). Where threads have no signal mask
+    (Windows), signals go to the main thread anyway."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
 def solver() -> Solver:

@@ -198,3 +198,32 @@ def test_a_destructor_failing_after_a_ctrl_c_is_said_nothing_of(monkeypatch: pyt
     monkeypatch.setattr(interrupt, "_pending", True)
     HalfBuilt()
     assert len(shown) == 1
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="threads have no signal mask here")
+def test_a_z3_search_runs_in_a_thread_that_blocks_sigint(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search runs in a thread of its own with SIGINT blocked, so that the kernel gives a Ctrl-C
+    to the main thread, waiting for it, whose handler then runs at once: were the signal given to
+    the search's thread, the handler would wait for the search to end (seconds, under load). The
+    main thread's mask is left as it was, and z3 is told not to take SIGINT itself."""
+    import threading
+
+    import z3
+
+    from xiangshe.constraints.solving import Solver
+
+    seen: dict[str, object] = {}
+
+    def check(_self: object, *_assumptions: object) -> object:
+        seen["thread"] = threading.current_thread().name
+        seen["mask"] = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+        return z3.sat
+
+    monkeypatch.setattr(signal, "getsignal", lambda _n: signal.default_int_handler)  # as the command line has it
+    monkeypatch.setattr(z3.Solver, "check", check)
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    s = Solver()
+    assert s.check() == z3.sat
+    assert seen["thread"] == "z3-check"
+    assert signal.SIGINT in seen["mask"]  # type: ignore[operator]
+    assert signal.pthread_sigmask(signal.SIG_BLOCK, []) == before
