@@ -423,10 +423,10 @@ def cached_rules(rules_dir: Path = RULES_DIR) -> tuple[Rule, ...]:
         names = []
     shown = rules_dir.relative_to(rules_dir.parents[1]).as_posix()
     sources = [(f"{shown}/{name}", rules_dir / name) for name in names]
-    return derived("rulebook", sources, lambda: _with_layouts(load_rules(rules_dir)))
+    return derived("rulebook", sources, lambda: _with_kept_layouts_and_gates(load_rules(rules_dir)))
 
 
-def _with_layouts(rules: tuple[Rule, ...]) -> tuple[Rule, ...]:
+def _with_kept_layouts_and_gates(rules: tuple[Rule, ...]) -> tuple[Rule, ...]:
     """The rules, each pattern of their templates keeping its layout (pattern.py `keep_layout`) and
     each template its gates (templates.py `keep_gates`): the stored rulebook carries them, and a check
     does not work them out again for each pattern and rule."""
