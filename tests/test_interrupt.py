@@ -219,10 +219,19 @@ def test_a_z3_search_runs_in_a_thread_that_blocks_sigint(monkeypatch: pytest.Mon
         seen["mask"] = signal.pthread_sigmask(signal.SIG_BLOCK, [])
         return z3.sat
 
+    settings: list[tuple[object, ...]] = []
+    set_param = z3.Solver.set
+
+    def record(self: object, *args: object, **keys: object) -> None:
+        settings.append(args)
+        set_param(self, *args, **keys)
+
     monkeypatch.setattr(signal, "getsignal", lambda _n: signal.default_int_handler)  # as the command line has it
     monkeypatch.setattr(z3.Solver, "check", check)
+    monkeypatch.setattr(z3.Solver, "set", record)
     before = signal.pthread_sigmask(signal.SIG_BLOCK, [])
     s = Solver()
+    assert ("ctrl_c", False) in settings
     assert s.check() == z3.sat
     assert seen["thread"] == "z3-check"
     assert signal.SIGINT in seen["mask"]  # type: ignore[operator]
