@@ -394,7 +394,7 @@ def check_trace(
         threads = refusal_threads(trace, rep)
         findings = [refusal_finding(trace, r, th, shared) for r, th in zip(rep.refusals, threads, strict=True)]
         del threads
-    ctx = Context(trace, rep)
+    ctx = Context(trace, rep, steps.network_for(trace))
     pending: list[Pending] = []
     missing: tuple[str, ...] | None = None  # the phases a whole staging misses, found at its first finding
     for rule in steps.run(ctx):  # the others find nothing here, by their templates' contract

@@ -8,9 +8,10 @@ pattern is looked at."""
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Sequence, Sized
 from functools import cached_property
 
+from xiangshe.constraints.network import Network
 from xiangshe.constraints.pattern import Context
 from xiangshe.constraints.rulebook import Rule
 from xiangshe.constraints.templates import Gate, Template
@@ -24,6 +25,12 @@ def triggered(t: Template) -> Gate | None:
 def gate(t: Template) -> Gate | None:
     """What a rule needs of a trace to find anything in it (None: it is checked on every trace)."""
     return t.gates()[0]
+
+
+#: the events a plan checks before it finds hits with its network (`Plan.network_for`): about where
+#: making the network (some 1,400 patterns and the branches of a whole ceremony's events) has cost
+#: what it saves over finding each pattern's hits as asked
+NETWORK_AFTER = 20_000
 
 
 class Plan:
@@ -46,12 +53,27 @@ class Plan:
         self._last: tuple[weakref.ref[Context], set[int]] | None = None  # the last trace's open gates
         self.ids = frozenset(r.id for r, _, _ in self.entries)  # the encoded rules'
         self._only: dict[frozenset[str], Plan] = {}
+        self._checked = 0  # the events of the traces checked with this plan (`network_for`)
 
     @cached_property
     def read_machines(self) -> frozenset[str]:
         """The encoded rules that read the machines' replay (a state: Template.reads_machines), found
         when first asked (a check that replays for its machines does not ask)."""
         return frozenset(r.id for r, _, _ in self.entries if r.template.reads_machines())
+
+    @cached_property
+    def network(self) -> Network:
+        """The patterns of the encoded rules, whose hits a check finds in one pass over a trace's
+        events (constraints/network.py), made when first asked."""
+        return Network(p for r, _, _ in self.entries for p in r.template.patterns())
+
+    def network_for(self, trace: Sized) -> Network | None:
+        """The network a check of `trace` finds its hits with, once this plan has checked (with this
+        trace) NETWORK_AFTER events in this process; before, None: each pattern's hits are found as
+        asked for. Both find the same hits (tests/test_fast_paths.py); the network costs more to make
+        than one staging gains from it, and less than a batch does."""
+        self._checked += len(trace)
+        return self.network if self._checked >= NETWORK_AFTER else None
 
     @cached_property
     def _triggered(self) -> tuple[list[int], dict[str, list[int]]]:
@@ -116,7 +138,7 @@ class Plan:
         those `keep` keeps; with `exists`, a trigger's gate is opened by its first match (its hits
         are not all found: the rule is not evaluated)."""
         always, by_act = index
-        acts = ctx.acts()
+        acts = ctx.act_names()
         lists = [always, *(got for a in acts if a is not None and (got := by_act.get(a)))]
         out = []
         for i in sorted({i for one in lists for i in one}):

@@ -19,10 +19,10 @@ A condition is `key=v1|v2` or `key!=v`; `none` stands for an absent value. Keys:
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from itertools import chain, count
 from operator import attrgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from xiangshe.domain.dataclass import dataclass
 from xiangshe.domain.errors import RulebookError, did_you_mean
@@ -31,6 +31,9 @@ from xiangshe.domain.trace import SIDES, Event, Person, Trace
 from xiangshe.domain.vocabulary import PERSON_KEYS, PLACE_KEYS, Vocabulary
 from xiangshe.fsm.replay import Replay
 from xiangshe.fsm.table import Table, table_for_object, table_named, tables
+
+if TYPE_CHECKING:
+    from xiangshe.constraints.network import Network
 
 PERSON_ATTRS = ("role", "rank", "side", "pair")
 NONE = "none"
@@ -185,15 +188,15 @@ class Compiled:
     from (an index of the trace's events by act, else by phase, else by the actor's role, each split
     by role when the pattern names roles) and the test of its other conditions."""
 
-    __slots__ = ("acts", "field", "keys", "phases", "roles", "slot", "split", "test", "values")
+    __slots__ = ("acts", "done", "field", "keys", "phases", "roles", "slot", "split", "test", "values")
 
     def __init__(self, p: Pattern, slot: int) -> None:
         self.slot = slot  # its place in a Context's table of hits
         self.acts, self.roles = p.acts, p.roles
         kept: Layout | None = p.__dict__.get(LAYOUT)
         got: Layout = kept if kept is not None else layout(p)
-        self.phases, self.field, self.values, self.split, self.keys, done = got
-        self.test: Check | None = _test(p, done)
+        self.phases, self.field, self.values, self.split, self.keys, self.done = got
+        self.test: Check | None = _test(p, self.done)  # all but `done`, which the candidates' phase answers
 
 
 LAYOUT = "_layout"  # the attribute a rulebook's pattern keeps its layout in (`keep_layout`)
@@ -293,7 +296,7 @@ def _test(p: Pattern, done: Cond | None = None) -> Check | None:
 def _check(c: Cond) -> Check:
     """A condition's test of an event."""
     key, values, negate = c.key, c.values, c.negate
-    if "." not in key and key not in PERSON_KEYS and key not in _FIELDS:  # an attribute of the event
+    if reads_attribute(key):  # an attribute of the event
 
         def attribute(e: Event, _persons: Persons, _replay: Replay) -> bool:
             for k, v in e.attrs:
@@ -351,6 +354,34 @@ def _check(c: Cond) -> Check:
 
 #: the keys read from the event's own fields, not from its attributes
 _FIELDS = ("actor", "obj", "phase", "round")
+
+
+def reads_attribute(key: str) -> bool:
+    """Is `key` an attribute of the event (`result`, `at` …), read from its `attrs`?"""
+    return "." not in key and key not in PERSON_KEYS and key not in _FIELDS
+
+
+def cond_reader(key: str) -> Callable[[Event, Persons, Replay], str | None]:
+    """A function reading the value a condition on `key` tests (`_check`), None where the event has
+    none (a condition's `none`): the event's attribute, its phase, the object's state, a state of
+    the actor's, the role of the person the event names (`to`, `for`), an attribute of the actor's,
+    else what `_reader` reads. A condition holds of an event where `(value or none) in values` is
+    not `negate` (constraints/network.py decides many conditions from one such reading)."""
+    if reads_attribute(key):
+        return lambda e, _p, _r: e.get(key)
+    if key == "phase":
+        return lambda e, _p, _r: e.phase
+    head, _, attr = key.partition(".")
+    if key in PERSON_KEYS:
+
+        def role_of(e: Event, persons: Persons, _replay: Replay) -> str | None:
+            who = e.get(key)
+            return None if who is None else persons[who].role
+
+        return role_of
+    if head == "actor" and attr in PERSON_ATTRS:
+        return lambda e, p, _r: getattr(p[e.actor], attr)
+    return _reader(key)  # obj.state, a state of the actor's, round, and a person's attribute or state
 
 
 def reads_machines(key: str) -> bool:
@@ -425,8 +456,12 @@ class Context:
     check is done, without waiting for the collector.
     """
 
-    def __init__(self, trace: Trace, replay: Replay) -> None:
+    def __init__(self, trace: Trace, replay: Replay, network: Network | None = None) -> None:
         self.trace, self.replay = trace, replay
+        #: the patterns whose hits are all found in one pass when the first is asked for (None: each
+        #: pattern's found when asked for, or the pass is made)
+        self._network = network
+        self._acts: set[str] | None = None  # the acts performed, when the network's pass has found them
         self.persons = trace.cast.persons
         self._keyers: dict[tuple[str, ...], Callable[[Event], tuple[str | None, ...]]] = {}
         self._split: tuple[dict[Any, list[Event]], ...] | None = None  # by act, and role, and phase
@@ -467,6 +502,21 @@ class Context:
     def acts(self) -> dict[str, list[Event]]:
         """The acts of the trace (with their events)."""
         return self._splits()[0]
+
+    def act_names(self) -> Collection[str]:
+        """The acts the trace performs."""
+        if self._network is not None:
+            self._run_network()
+        return self._acts if self._acts is not None else self._splits()[0].keys()
+
+    def _run_network(self) -> None:
+        """Find the hits of every pattern of the network, in one pass (`constraints/network.py`)."""
+        network, self._network = self._network, None
+        assert network is not None
+        hits, self._acts = network.run(self.trace.events, self.persons, self.replay)
+        table = self._hits
+        for slot, found in zip(network.slots, hits, strict=True):
+            table.setdefault(slot, found)
 
     def _splits(self) -> tuple[dict[Any, list[Event]], ...]:
         """The events of each act, then of each act and role, of each act and phase, and of each
@@ -530,6 +580,9 @@ class Context:
             return mine[1]
         c = compiled(p)
         got = self._hits.get(c.slot)
+        if got is None and self._network is not None:
+            self._run_network()
+            got = self._hits.get(c.slot)
         if got is None:
             found = self._candidates(c)
             test = c.test
@@ -566,6 +619,9 @@ class Context:
             return bool(mine[1])
         c = compiled(p)
         got = self._hits.get(c.slot)
+        if got is None and self._network is not None:
+            self._run_network()
+            got = self._hits.get(c.slot)
         if got is not None:
             return bool(got)
         found = self._occurs.get(c.slot)

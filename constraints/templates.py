@@ -881,25 +881,29 @@ class OccasionKind(Template):
     kind: ClassVar[str] = "occasion_kind"
     fields: ClassVar[tuple[str, ...]] = ("pattern",)
 
+    def value(self, cast: Cast) -> str:
+        """The kind the occasion of this cast gives in `field`."""
+        from xiangshe.domain.occasion import occasion_of
+
+        return occasion_of(cast).get(self.field)
+
     def other(self, cast: Cast) -> tuple[str, Pattern]:
         """The occasion's value, and the pattern of an event that names another."""
         from xiangshe.constraints.pattern import Cond
-        from xiangshe.domain.occasion import occasion_of
 
-        value = occasion_of(cast).get(self.field)
+        value = self.value(cast)
         p = self.pattern
         cond = Cond("kind", frozenset({value, "none"}), True)
         return value, Pattern(f"{p.text} kind!={value}|none", p.roles, p.acts, p.objs, (*p.conds, cond))
 
     def holds(self, ctx: Context) -> list[Violation]:
-        value, other = self.other(ctx.trace.cast)
+        value = self.value(ctx.trace.cast)
         where = _occasion_text(ctx.trace.occasion)
+        right = {value, "none"}  # what `other`'s added condition refuses: the hits of `pattern` it keeps
         return [
-            Violation(
-                e.index,
-                Message("occasion-kind.names", kind=e.get("kind"), occasion=where, field=self.field, value=value),
-            )
-            for e in ctx.hits(other)
+            Violation(e.index, Message("occasion-kind.names", kind=kind, occasion=where, field=self.field, value=value))
+            for e in ctx.hits(self.pattern)
+            if (kind := e.get("kind")) is not None and kind not in right
         ]
 
     def clauses(self, sym: Symbolic) -> list[z3.BoolRef]:

@@ -3,7 +3,10 @@
 - `fsm.replay.replay` (edges looked up in a dict collected from each table's `transitions` Machine)
   gives the same Replay as `replay_triggers` (every event fired as a `transitions` trigger).
 - `Context.hits` / `walk` (candidates from an index by act, phase and role, then a compiled test)
-  find exactly the events that a plain reading of the pattern, event by event, matches.
+  find exactly the events that a plain reading of the pattern, event by event, matches; and so do
+  the hits of every pattern found together in one pass (`constraints/network.py`, as `check` finds
+  them), made anew for each staging, so that each branch works its signatures out first and then
+  reads them back, and the acts it says the staging performs are those it performs.
 - every rule's `holds` on the indexed Context equals `holds` on a Context that scans every event
   with that plain reading.
 - an absence_between's `holds` (bisecting the instance's `after`s and `forbid`s at each `then`)
@@ -33,6 +36,7 @@ import pytest
 import tracegen
 from sampling import rules_by_kind, tiered
 
+from xiangshe.constraints.network import Network
 from xiangshe.constraints.pattern import NONE, PERSON_ATTRS, Context, Pattern
 from xiangshe.constraints.rulebook import rulebook
 from xiangshe.constraints.templates import AbsenceBetween, Alternate, Violation, _alternating, _desc
@@ -257,6 +261,13 @@ def mismatches(trace: Trace) -> list[str]:
             out.append(f"hits: the index finds other events than a plain scan for {p}")
         if [e.index for e in trace.events if ctx.matches(p, e)] != want:
             out.append(f"matches: Context.matches differs from a plain reading for {p}")
+    together = Context(trace, fast, Network(PATTERNS))
+    assert set(together.act_names()) == {e.act for e in trace.events}
+    out += [
+        f"network: the pass finds other events than a plain scan for {p}"
+        for p in PATTERNS
+        if [e.index for e in together.hits(p)] != [e.index for e in scan.hits(p)]
+    ]
     for ps in WALKED:  # walk merges the hit lists of its patterns
         plain = [(e.index, flags) for e in trace.events if any(flags := tuple(plain_matches(ctx, p, e) for p in ps))]
         if [(e.index, flags) for e, flags in ctx.walk(*ps)] != plain:
