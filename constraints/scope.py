@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from functools import cache
+from operator import attrgetter
 
 from xiangshe.constraints.gates import Plan, plan
 from xiangshe.constraints.pattern import Context, Pattern
@@ -191,9 +192,14 @@ def _named_phases(p: Pattern) -> list[str]:
 def staged_phases(trace: Trace) -> tuple[str, ...]:
     """The phases `trace` stages, in the ceremony's order: those of its events and those its `phase`
     lines declare (a phase may be declared empty)."""
-    staged = dict.fromkeys([*(e.phase for e in trace.events if e.phase), *(p for _, p in trace.phase_lines)])
+    staged = set(map(_PHASE, trace.events))  # read in one call over the events: a long trace has many
+    staged.discard(None)
+    staged.update(p for _, p in trace.phase_lines)
     order = {p: i for i, p in enumerate(vocabulary().phases)}
     return tuple(sorted(staged, key=order.__getitem__))
+
+
+_PHASE = attrgetter("phase")
 
 
 def missing_phases(trace: Trace, staged: Collection[str] | None = None) -> tuple[str, ...]:

@@ -120,6 +120,10 @@ def audit_id(catalogue: str) -> str:
     return f"audit.{catalogue.lower()}"
 
 
+#: a message of the audit's arrows, made once for its words (a long staging shoots many times alike)
+_arrow_message = cache(Message)
+
+
 @cache  # the same few quotes for every staging
 def _cite(quote: str, line: int | None = None) -> Citation:
     return TEXT.cite(quote, line)
@@ -287,20 +291,20 @@ def audit(trace: Trace, readings: dict[str, str] | None = None) -> list[RoundSco
         result, beat = e.get("result"), e.get("beat")
         shots_by[(e.round, e.actor)] += 1
         if e.round == 1:
-            scores, why, cite = False, Message("arrow.round-1"), _cite("获而未释获", 102)
+            scores, why, cite = False, _arrow_message("arrow.round-1"), _cite("获而未释获", 102)
         elif result not in scoring:
             label = SCORING_LABEL[chosen["guan"]]
             why = (
-                Message("arrow.not-scoring", result=result, label=label)
+                _arrow_message("arrow.not-scoring", result=result, label=label)
                 if result
-                else Message("arrow.no-result", label=label)
+                else _arrow_message("arrow.no-result", label=label)
             )
             scores, cite = False, _cite("不贯不释")
         elif e.round == 3 and beat != "是":
-            scores, why, cite = False, Message("arrow.off-beat"), _cite("不鼓不释")
+            scores, why, cite = False, _arrow_message("arrow.off-beat"), _cite("不鼓不释")
         else:
             scores = True
-            why = Message("arrow.scores-on-beat" if e.round == 3 else "arrow.scores", result=result)
+            why = _arrow_message("arrow.scores-on-beat" if e.round == 3 else "arrow.scores", result=result)
             cite = _cite("每一个释一算")
         n = tallies[(e.round, e.actor, e.get("arrow"))]
         rs.arrows.append(
