@@ -27,10 +27,11 @@ def gate(t: Template) -> Gate | None:
     return t.gates()[0]
 
 
-#: the events a plan checks before it finds hits with its network (`Plan.network_for`): about where
-#: making the network (some 1,400 patterns and the branches of a whole ceremony's events) has cost
-#: what it saves over finding each pattern's hits as asked
-NETWORK_AFTER = 20_000
+#: the events a plan checks, for each of its rules, before it finds hits with its network
+#: (`Plan.network_for`): making the network (for the whole rulebook, some 1,400 patterns and the
+#: branches of a whole ceremony's events) costs more than a whole ceremony gains from it, under the
+#: whole rulebook or a selection of a hundred rules (callgrind figures: docs/performance.md)
+NETWORK_AFTER = 40
 
 
 class Plan:
@@ -69,11 +70,12 @@ class Plan:
 
     def network_for(self, trace: Sized) -> Network | None:
         """The network a check of `trace` finds its hits with, once this plan has checked (with this
-        trace) NETWORK_AFTER events in this process; before, None: each pattern's hits are found as
-        asked for. Both find the same hits (tests/test_fast_paths.py); the network costs more to make
-        than one staging gains from it, and less than a batch does."""
+        trace) NETWORK_AFTER events for each of its rules in this process (about 40,000 for the whole
+        rulebook, 4,000 for a selection of a hundred rules); before, None: each pattern's hits are
+        found as asked for. Both find the same hits (tests/test_fast_paths.py); the network costs
+        more to make than one staging gains from it, and less than a batch does."""
         self._checked += len(trace)
-        return self.network if self._checked >= NETWORK_AFTER else None
+        return self.network if self._checked >= NETWORK_AFTER * len(self.entries) else None
 
     @cached_property
     def _triggered(self) -> tuple[list[int], dict[str, list[int]]]:

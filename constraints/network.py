@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from itertools import chain
+from operator import attrgetter
 
 from xiangshe.constraints.pattern import NONE, Pattern, Persons, compiled, cond_reader, reads_attribute
 from xiangshe.domain.trace import Event
@@ -190,15 +191,21 @@ class Network:
 
     def run(self, events: list[Event], persons: Persons, replay: Replay) -> tuple[list[list[Event]], set[str]]:
         """Each pattern's hits among `events` (by position, in trace order) and the acts the events
-        perform."""
+        perform. An event of an act no pattern names is passed over at once (a selection of a few
+        rules names few acts)."""
         n = len(self.slots)
         hits: list[list[Event]] = [[] for _ in range(n)]
         add = [h.append for h in hits]
         role = {name: p.role for name, p in persons.items()}
+        acts = set(map(_ACT, events))
+        unnamed = frozenset() if self._any_act else acts - self._by_act.keys()
         seen: dict[tuple[str, str | None, str | None], Branch] = {}
         branch = self.branch
         for e in events:
-            key = (e.act, role[e.actor], e.phase)
+            act = e.act
+            if act in unnamed:
+                continue
+            key = (act, role[e.actor], e.phase)
             b = seen.get(key)
             if b is None:
                 b = seen[key] = branch(key)
@@ -211,4 +218,7 @@ class Network:
                 matched = got if got is not None else b.matched(sig)
             for i in matched:
                 add[i](e)
-        return hits, {k[0] for k in seen}
+        return hits, acts
+
+
+_ACT = attrgetter("act")

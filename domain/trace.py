@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import field
+from functools import cached_property
 from typing import cast
 
 from xiangshe.domain.dataclass import dataclass
@@ -49,8 +50,9 @@ class ObjectRef:
     kind: str
     instance: str
 
-    @property
+    @cached_property
     def key(self) -> str:
+        """`爵1`, `弓@甲`: made once per object (the events of a line read before share their object)."""
         return f"{self.kind}{self.instance}" if self.instance.isdigit() else f"{self.kind}@{self.instance}"
 
     def __str__(self) -> str:

@@ -83,9 +83,13 @@ def test_the_pass_without_memory_finds_the_same(
     assert sum(len(b.memo) for b in net._branches.values()) == 0
 
 
-def test_a_pattern_outside_the_network_is_found_as_before(canonical: Context, patterns: list[Pattern]) -> None:
-    """A Context given a network still answers for a pattern it does not hold (scope's, explain's)."""
-    together = Context(canonical.trace, canonical.replay, Network(patterns[:3]))
+@pytest.mark.parametrize("held", [slice(0, 3), slice(3, 6)], ids=["with-a-pattern-of-any-act", "of-named-acts"])
+def test_a_pattern_outside_the_network_is_found_as_before(
+    canonical: Context, patterns: list[Pattern], held: slice
+) -> None:
+    """A Context given a network still answers for a pattern it does not hold (scope's, explain's),
+    and says every act the staging performs, those no pattern of the network names too."""
+    together = Context(canonical.trace, canonical.replay, Network(patterns[held]))
     got = {p.text: [e.index for e in together.hits(p)] for p in patterns}
     assert got == _hits_by_matches(canonical, patterns)
     assert set(together.act_names()) == {e.act for e in canonical.trace.events}
@@ -100,7 +104,7 @@ def test_a_pattern_outside_the_network_is_found_as_before(canonical: Context, pa
 )
 def test_check_finds_the_same_with_the_network_and_without(path: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """`check_trace` gives the same result whether its plan finds the hits in one pass (after
-    NETWORK_AFTER events) or pattern by pattern (before)."""
+    NETWORK_AFTER events for each rule) or pattern by pattern (before)."""
     from xiangshe.constraints import gates
     from xiangshe.constraints.check import check_trace
 
