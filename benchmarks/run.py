@@ -24,7 +24,9 @@ collector left on in every process, ours and pm4py's alike, as each tool runs by
     pm4py        benchmarks/e2e.py pm4py-e2e: `pandas.read_csv` of the event log (case, activity,
                  timestamp), `pm4py.format_dataframe`, `pm4py.conformance_declare`, the verdicts as JSON
   CPU time is the children's (`resource.getrusage(RUSAGE_CHILDREN)`, user + system) over the run.
-  The ratios are pm4py's median wall time ÷ ours: above 1, ours is faster.
+  The runs are interleaved: each of R rounds runs every one of these once, in turn, so that a
+  drift of the machine's speed weighs on all alike. The ratios are pm4py's median wall time ÷ ours:
+  above 1, ours is faster; `*_paired` is the median of the rounds' own ratios.
 - core against core, each tool in a fresh process of its own, its input parsed before the clock:
     ours   our templates' `holds` for the subset's rules over the parsed traces (a Context each)
     pm4py  `pm4py.conformance_declare` on the already built DataFrame (its projection into traces
@@ -108,14 +110,32 @@ def median_of(samples: list[dict[str, float]]) -> dict[str, float]:
 
 
 def timed_runs(name: str, args: list[str], runs: int, out: Path | None = None) -> tuple[dict, str]:
-    """`runs` fresh processes, interleaving is the caller's; (median wall and CPU, the last stdout)."""
-    samples, text = [], ""
+    """`runs` fresh processes one after another; (median wall and CPU, the last stdout)."""
+    return interleaved([(name, args, out)], runs)[name]
+
+
+def interleaved(commands: list[tuple[str, list[str], Path | None]], runs: int) -> dict[str, tuple[dict, str]]:
+    """`runs` rounds, each running every command once as a fresh process, in turn: a drift of the
+    machine's speed during the measurement weighs on every command alike (on this kind of virtual
+    machine it moves by a third within half an hour). Per command: (median wall and CPU with each
+    round's wall time, the last stdout)."""
+    samples: dict[str, list[dict[str, float]]] = {name: [] for name, _, _ in commands}
+    texts = dict.fromkeys(samples, "")
     for _ in range(runs):
-        wall, cpu, text = run_once(args, out)
-        samples.append({"wall_s": wall, "cpu_s": cpu})
-    m = median_of(samples)
-    log(f"{name}: median {m['wall_s']:.3f} s wall, {m['cpu_s']:.3f} s CPU ({runs} runs, load {load()})")
-    return {**m, "runs": [round(s["wall_s"], 3) for s in samples]}, text
+        for name, args, out in commands:
+            wall, cpu, texts[name] = run_once(args, out)
+            samples[name].append({"wall_s": wall, "cpu_s": cpu})
+    got = {}
+    for name, _, _ in commands:
+        m = median_of(samples[name])
+        log(f"{name}: median {m['wall_s']:.3f} s wall, {m['cpu_s']:.3f} s CPU ({runs} runs, load {load()})")
+        got[name] = ({**m, "runs": [round(s["wall_s"], 3) for s in samples[name]]}, texts[name])
+    return got
+
+
+def paired_ratio(pm4py: dict, ours: dict) -> float:
+    """The median of the rounds' ratios (pm4py's wall time ÷ ours in the same round)."""
+    return round(statistics.median(p / o for p, o in zip(pm4py["runs"], ours["runs"], strict=True)), 2)
 
 
 # -- the batch, its event log and its Declare model ------------------------------------------------------
@@ -272,17 +292,26 @@ def bench_e2e(prep: dict, runs: int) -> dict:
     side = prep["model_path"].parent
     pm4py_args = [sys.executable, "benchmarks/e2e.py", "pm4py-e2e", str(prep["csv_path"]), str(prep["model_path"])]
     subset_out, full_out = side / "ours-subset.json", side / "ours-full.json"
-    pm4py, text = timed_runs("pm4py end to end (CSV → verdicts)", pm4py_args, runs)
-    pm4py_result = json.loads(text.strip().splitlines()[-1])
-    subset, _ = timed_runs("ours end to end, subset (check --select)", cli_args(prep, True), runs, subset_out)
-    full, _ = timed_runs("ours end to end, full check", cli_args(prep, False), runs, full_out)
     files = [str(p.relative_to(ROOT)) for p in prep["files"]]
-    api, api_text = timed_runs(
+    names = (
+        "pm4py end to end (CSV → verdicts)",
+        "ours end to end, subset (check --select)",
+        "ours end to end, full check",
         "ours end to end, subset, check's API (parse + holds)",
-        [sys.executable, "benchmarks/e2e.py", "ours-e2e", str(prep["model_path"]), *files],
+        "python start alone",
+    )
+    got = interleaved(
+        [
+            (names[0], pm4py_args, None),
+            (names[1], cli_args(prep, True), subset_out),
+            (names[2], cli_args(prep, False), full_out),
+            (names[3], [sys.executable, "benchmarks/e2e.py", "ours-e2e", str(prep["model_path"]), *files], None),
+            (names[4], [sys.executable, "-c", "pass"], None),
+        ],
         runs,
     )
-    start, _ = timed_runs("python start alone", [sys.executable, "-c", "pass"], runs)
+    (pm4py, text), (subset, _), (full, _), (api, api_text), (start, _) = (got[n] for n in names)
+    pm4py_result = json.loads(text.strip().splitlines()[-1])
     stages_text = run_once(
         [sys.executable, "benchmarks/e2e.py", "ours-stages", str(prep["model_path"])]
         + [str(p.relative_to(ROOT)) for p in prep["files"]]
@@ -474,6 +503,8 @@ def main(argv: list[str] | None = None) -> None:
             "e2e_ratio_subset_api": round(e2e["pm4py"]["wall_s"] / e2e["ours_subset_api"]["wall_s"], 2),
             "e2e_ratio_subset_api_cpu": round(e2e["pm4py"]["cpu_s"] / e2e["ours_subset_api"]["cpu_s"], 2),
             "e2e_ratio_full_cpu": round(e2e["pm4py"]["cpu_s"] / e2e["ours_full"]["cpu_s"], 2),
+            "e2e_ratio_subset_paired": paired_ratio(e2e["pm4py"], e2e["ours_subset"]),
+            "e2e_ratio_full_paired": paired_ratio(e2e["pm4py"], e2e["ours_full"]),
             "e2e": {
                 k: e2e[k]
                 for k in ("pm4py", "ours_subset", "ours_subset_api", "ours_full", "python_start", "pm4py_stages")
