@@ -666,6 +666,10 @@ class Context:
                 got = _no_key
             elif keys == ("actor",):  # the commonest key, read in the keyer's own call
                 got = _actor_key
+            elif keys == ("phase",):
+                got = _phase_key
+            elif len(keys) > 1 and all(k in ("actor", "phase") for k in keys):  # the event's own fields: one C call
+                got = attrgetter(*keys)
             elif len(gets) == 1:
                 g0 = gets[0]
 
@@ -766,6 +770,10 @@ def _no_key(_e: Event) -> tuple[()]:
 
 def _actor_key(e: Event) -> tuple[str | None, ...]:
     return (e.actor,)
+
+
+def _phase_key(e: Event) -> tuple[str | None, ...]:
+    return (e.phase,)
 
 
 def same_keys(vocab: Vocabulary) -> list[str]:

@@ -340,3 +340,16 @@ def test_alternating_positions_are_the_counted_alternation() -> None:
                 fine = fine and ((is_a and na == nb) or (is_b and na == nb + 1))
                 na, nb = na + is_a, nb + is_b
         assert _alternating(a, b, only_with_a) == (fine and not both), (a, b, only_with_a)
+
+
+def test_keyers_read_what_a_plain_reading_reads() -> None:
+    """`Context.keyer` (its shortcuts for the commonest keys and for the event's own fields) gives,
+    for every correlation of the rulebook, the values a plain reading of each key gives."""
+    keysets = {tuple(pair[side] for pair in r.template.correlation()) for r in RULES for side in (0, 1)}
+    assert ("actor",) in keysets and ("phase",) in keysets and ("actor", "phase") in keysets
+    trace = load("traces/canonical.trace")
+    ctx = Context(trace, replay(trace))
+    for keys in sorted(keysets):
+        key = ctx.keyer(keys)
+        wrong = [e.line for e in trace.events if key(e) != tuple(plain_value(ctx, e, k) for k in keys)]
+        assert not wrong, f"{keys}: lines {wrong[:5]}"
