@@ -37,7 +37,7 @@ _signatures: dict[tuple[str, ...], Signature] = {}
 Tested = tuple[int, "frozenset[str] | None", tuple[tuple[str, "frozenset[str]", bool], ...]]
 
 #: a branch keeps at most this many signatures (beyond, an event's matches are worked out anew)
-MEMO_LIMIT = 1 << 14
+MEMO_LIMIT = 1 << 12  # a branch that reads free words (`words=…`) would otherwise keep each
 
 
 def signature(parts: tuple[str, ...]) -> Signature:
