@@ -453,8 +453,9 @@ class Context:
     index of the trace's events by act (else by phase) and by the actor's role, and only its other
     conditions are tested, by a function compiled once per pattern (`compiled`). A rule visits only
     those events. Given a network (constraints/network.py: a check's in a batch), the events of
-    every pattern it holds are found together, in one pass, when the first is asked for. Nothing a Context makes refers back to it, so that it is freed as soon as the
-    check is done, without waiting for the collector.
+    every pattern it holds are found together, in one pass, when the first is asked for. Nothing a
+    Context makes refers back to it, so that it is freed as soon as the check is done, without
+    waiting for the collector.
     """
 
     def __init__(self, trace: Trace, replay: Replay, network: Network | None = None) -> None:
