@@ -469,7 +469,6 @@ class Context:
         self._split: tuple[dict[Any, list[Event]], ...] | None = None  # by act, and role, and phase
         self._getters: dict[str, Callable[[Event], str | None]] = {}
         self._hits: dict[int, list[Event]] = {}  # by the compiled pattern's slot
-        self._mine: dict[int, tuple[Pattern, list[Event]]] = {}  # by the pattern object
         self._occurs: dict[int, bool] = {}  # by the compiled pattern's slot, when its hits were not needed
         #: the indices of a pattern's events by their correlation key, by the compiled pattern's slot and the keys
         self._positions: dict[tuple[int, tuple[str, ...]], dict[tuple[str | None, ...], list[int]]] = {}
@@ -577,12 +576,11 @@ class Context:
         return self._hit(p)
 
     def _hit(self, p: Pattern) -> list[Event]:
-        mine = self._mine.get(id(p))  # the pattern object is kept with its hits: its id is its own
-        if mine is not None and mine[0] is p:
-            return mine[1]
-        c = compiled(p)
+        c = p.__dict__.get(COMPILED) or compiled(p)  # the compiled pattern the object keeps, read in place
         got = self._hits.get(c.slot)
-        if got is None and self._network is not None:
+        if got is not None:
+            return got
+        if self._network is not None:
             self._run_network()
             got = self._hits.get(c.slot)
         if got is None:
@@ -592,7 +590,6 @@ class Context:
                 persons, replay = self.persons, self.replay
                 found = [e for e in found if test(e, persons, replay)]
             got = self._hits[c.slot] = found
-        self._mine[id(p)] = (p, got)
         return got
 
     def positions(self, p: Pattern, keys: tuple[str, ...]) -> dict[tuple[str | None, ...], list[int]]:
@@ -616,10 +613,7 @@ class Context:
     def occurs(self, p: Pattern) -> bool:
         """Whether some event matches `p`: its hits when they are known, else the first match found
         (the others are not looked for)."""
-        mine = self._mine.get(id(p))
-        if mine is not None and mine[0] is p:
-            return bool(mine[1])
-        c = compiled(p)
+        c = p.__dict__.get(COMPILED) or compiled(p)
         got = self._hits.get(c.slot)
         if got is None and self._network is not None:
             self._run_network()
