@@ -178,12 +178,14 @@ def refusal_finding(trace: Trace, r: Refusal, thread: str = "", shared: Shared |
 def rule_findings(trace: Trace, ctx: Context, rule: Rule, shared: Shared | None = None) -> list[Finding]:
     """The findings of one rule on the trace of `ctx`. With `shared`, the equal values of findings (a
     message, an event's words, a thread) are one object across the rules and events of a check."""
-    assert rule.template is not None
+    found = rule.template.holds(ctx)  # (an AttributeError for a rule without a template)
+    if not found:  # most rules a check evaluates find nothing
+        return []
     share = shared or Shared()
     out = []
     rid, name, catalogue, citation, location = rule.id, rule.name, rule.catalogue, rule.citations[0], rule.location
     headings, reading = rule.headings, rule.reading
-    for v in rule.template.holds(ctx):
+    for v in found:
         index: int | None
         line: int | None
         if v.at is not None:
