@@ -11,7 +11,17 @@ from xiangshe.constraints.gates import plan
 from xiangshe.constraints.pattern import Context
 from xiangshe.constraints.rulebook import Rule, active_rules
 from xiangshe.constraints.scope import IDS as SCOPE_IDS
-from xiangshe.constraints.scope import NAMES, OPEN, Pending, Problem, Scope, due_beyond, missing_phases, scope
+from xiangshe.constraints.scope import (
+    NAMES,
+    OPEN,
+    Pending,
+    Problem,
+    Scope,
+    due_beyond,
+    missing_phases,
+    scope,
+    staged_phases,
+)
 from xiangshe.constraints.scoring import RoundScore, audit, audit_id, audit_name
 from xiangshe.domain.dataclass import dataclass
 from xiangshe.domain.errors import InputError, TraceError, did_you_mean
@@ -397,12 +407,13 @@ def check_trace(
         findings = [refusal_finding(trace, r, th, shared) for r, th in zip(rep.refusals, threads, strict=True)]
         del threads
     ctx = Context(trace, rep, steps.network_for(trace))
+    staged = staged_phases(trace)  # read once, for the phases a whole staging misses and for its scope
     pending: list[Pending] = []
     missing: tuple[str, ...] | None = None  # the phases a whole staging misses, found at its first finding
     for rule in steps.run(ctx):  # the others find nothing here, by their templates' contract
         for f in rule_findings(trace, ctx, rule, shared):
             if missing is None:
-                missing = missing_phases(trace)
+                missing = missing_phases(trace, staged)
             if due_beyond(trace, rule, f.event, missing):  # a fragment (or a staging cut short) stops before it is due
                 pending.append(Pending(f.rule, f.line, f.message))
             else:
@@ -410,7 +421,7 @@ def check_trace(
     rounds = audit(trace, readings) if audited else None
     if rounds is not None:
         findings += audit_findings(trace, rounds)
-    covered, problems = scope(trace, rep if looked else None, ctx, steps, checks)
+    covered, problems = scope(trace, rep if looked else None, ctx, steps, checks, staged)
     narrowed = steps is not full  # Plan.only gives the plan itself when every rule is applied
     covered = replace(covered, pending=tuple(pending), narrowed=narrowed)
     findings += [scope_finding(trace, p) for p in problems]

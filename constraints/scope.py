@@ -230,12 +230,14 @@ def scope(
     ctx: Context,
     rules: Sequence[Rule] | Plan,
     checks: Collection[str] = IDS,
+    staged: tuple[str, ...] | None = None,
 ) -> tuple[Scope, list[Problem]]:
     """The scope of a check of `trace`, and the findings of the scope's `checks` (see the module's
-    docstring; under --select, those applied). `rules`: the rules the check applied, or their plan.
+    docstring; under --select, those applied). `rules`: the rules the check applied, or their plan;
+    `staged`: the trace's `staged_phases`, when the caller has them.
     Without `rep` (the check applies neither `scope.open` nor anything else that replays the
     machines), what is left open is not looked at: `Scope.open` is None."""
-    staged = staged_phases(trace)
+    staged = staged_phases(trace) if staged is None else staged
     frag = trace.fragment
     whole = frag is None
     missing = missing_phases(trace, staged)
