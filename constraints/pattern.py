@@ -596,11 +596,20 @@ class Context:
         """The indices of the events that match `p`, by their values of `keys` (`keyer`), each list in
         trace order; made once per pattern and keys (the rules that correlate equal patterns on equal
         keys share it)."""
-        slot = (compiled(p).slot, keys)
+        slot = ((p.__dict__.get(COMPILED) or compiled(p)).slot, keys)
         got = self._positions.get(slot)
         if got is None:
             got = self._positions[slot] = {}
             key = self.keyer(keys)
+            if key is _actor_key:  # the commonest key, read in the loop itself
+                for e in self._hit(p):
+                    who = (e.actor,)
+                    at = got.get(who)
+                    if at is None:
+                        got[who] = [e.index]
+                    else:
+                        at.append(e.index)
+                return got
             for e in self._hit(p):
                 k = key(e)
                 at = got.get(k)
