@@ -181,7 +181,7 @@ def replay(trace: Trace) -> Replay:
     shared: dict[Changes, Changes] = {}  # an event's changes, shared with the events that make the same
     allowed: dict[tuple[int, str], tuple[str, ...]] = {}  # (id of the table, state) → the acts it allows there
     objects: dict[str, Steps | None] = {}
-    cells: dict[tuple[str, str], list[str]] = {}
+    cells: dict[str, list[str]] = {}  # by the object's key
     for e in trace.events:
         act = e.act
         changed: list[tuple[str, str, str]] | None = None
@@ -193,10 +193,10 @@ def replay(trace: Trace) -> Replay:
             else:
                 m = objects[o.kind] = object_steps(o.kind)
             if m is not None:
-                key = o.key
-                cell = cells.get((m.name, key))
+                key = o.key  # names the kind, so the machine too: one cell per key
+                cell = cells.get(key)
                 if cell is None:
-                    cell = cells[(m.name, key)] = [m.initial]
+                    cell = cells[key] = [m.initial]
                 obj_state = before = cell[0]
                 row = m.by_act.get(act)
                 if row is not None:
