@@ -601,17 +601,9 @@ class Context:
         if got is None:
             got = self._positions[slot] = {}
             key = self.keyer(keys)
-            if key is _actor_key:  # the commonest key, read in the loop itself
-                for e in self._hit(p):
-                    who = (e.actor,)
-                    at = got.get(who)
-                    if at is None:
-                        got[who] = [e.index]
-                    else:
-                        at.append(e.index)
-                return got
+            by_actor = key is _actor_key  # the commonest key, read in the loop itself
             for e in self._hit(p):
-                k = key(e)
+                k = (e.actor,) if by_actor else key(e)
                 at = got.get(k)
                 if at is None:
                     got[k] = [e.index]
