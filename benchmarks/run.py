@@ -109,11 +109,6 @@ def median_of(samples: list[dict[str, float]]) -> dict[str, float]:
     return {k: round(statistics.median(s[k] for s in samples), 4) for k in samples[0]}
 
 
-def timed_runs(name: str, args: list[str], runs: int, out: Path | None = None) -> tuple[dict, str]:
-    """`runs` fresh processes one after another; (median wall and CPU, the last stdout)."""
-    return interleaved([(name, args, out)], runs)[name]
-
-
 def interleaved(commands: list[tuple[str, list[str], Path | None]], runs: int) -> dict[str, tuple[dict, str]]:
     """`runs` rounds, each running every command once as a fresh process, in turn: a drift of the
     machine's speed during the measurement weighs on every command alike (on this kind of virtual

@@ -500,10 +500,6 @@ class Context:
             return False
         return c.test is None or c.test(e, self.persons, self.replay)
 
-    def acts(self) -> dict[str, list[Event]]:
-        """The acts of the trace (with their events)."""
-        return self._splits()[0]
-
     def act_names(self) -> Collection[str]:
         """The acts the trace performs."""
         if self._network is not None:
@@ -576,7 +572,7 @@ class Context:
         return self._hit(p)
 
     def _hit(self, p: Pattern) -> list[Event]:
-        c = p.__dict__.get(COMPILED) or compiled(p)  # the compiled pattern the object keeps, read in place
+        c = p.__dict__.get(COMPILED) or compiled(p)  # `compiled`'s first look, in place: the hottest call of a check
         got = self._hits.get(c.slot)
         if got is not None:
             return got
@@ -596,7 +592,7 @@ class Context:
         """The indices of the events that match `p`, by their values of `keys` (`keyer`), each list in
         trace order; made once per pattern and keys (the rules that correlate equal patterns on equal
         keys share it)."""
-        slot = ((p.__dict__.get(COMPILED) or compiled(p)).slot, keys)
+        slot = (compiled(p).slot, keys)
         got = self._positions.get(slot)
         if got is None:
             got = self._positions[slot] = {}
@@ -614,7 +610,7 @@ class Context:
     def occurs(self, p: Pattern) -> bool:
         """Whether some event matches `p`: its hits when they are known, else the first match found
         (the others are not looked for)."""
-        c = p.__dict__.get(COMPILED) or compiled(p)
+        c = compiled(p)
         got = self._hits.get(c.slot)
         if got is None and self._network is not None:
             self._run_network()
