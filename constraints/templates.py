@@ -45,7 +45,7 @@ from dataclasses import Field
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, NewType
 
-from xiangshe.constraints.pattern import Context, Pattern, reads_machines
+from xiangshe.constraints.pattern import NONE, Cond, Context, Pattern, reads_machines
 from xiangshe.domain.dataclass import dataclass
 from xiangshe.domain.messages import Message
 
@@ -881,29 +881,31 @@ class OccasionKind(Template):
     kind: ClassVar[str] = "occasion_kind"
     fields: ClassVar[tuple[str, ...]] = ("pattern",)
 
-    def value(self, cast: Cast) -> str:
-        """The kind the occasion of this cast gives in `field`."""
+    def another(self, cast: Cast) -> tuple[str, Cond]:
+        """The kind the occasion of this cast gives in `field`, and the condition of an event that
+        names another (`kind!=<that kind>|none`): what `holds` tests and `other` adds to `pattern`."""
         from xiangshe.domain.occasion import occasion_of
 
-        return occasion_of(cast).get(self.field)
+        value = occasion_of(cast).get(self.field)
+        return value, Cond("kind", frozenset({value, NONE}), True)
 
     def other(self, cast: Cast) -> tuple[str, Pattern]:
         """The occasion's value, and the pattern of an event that names another."""
-        from xiangshe.constraints.pattern import Cond
-
-        value = self.value(cast)
+        value, cond = self.another(cast)
         p = self.pattern
-        cond = Cond("kind", frozenset({value, "none"}), True)
         return value, Pattern(f"{p.text} kind!={value}|none", p.roles, p.acts, p.objs, (*p.conds, cond))
 
     def holds(self, ctx: Context) -> list[Violation]:
-        value = self.value(ctx.trace.cast)
+        value, cond = self.another(ctx.trace.cast)  # tested on the hits of `pattern`, as `other` would match
         where = _occasion_text(ctx.trace.occasion)
-        right = {value, "none"}  # what `other`'s added condition refuses: the hits of `pattern` it keeps
+
+        def names_another(kind: str | None) -> bool:  # `cond`'s test, as a pattern's condition is tested
+            return ((kind if kind is not None else NONE) in cond.values) != cond.negate
+
         return [
             Violation(e.index, Message("occasion-kind.names", kind=kind, occasion=where, field=self.field, value=value))
             for e in ctx.hits(self.pattern)
-            if (kind := e.get("kind")) is not None and kind not in right
+            if names_another(kind := e.get("kind"))
         ]
 
     def clauses(self, sym: Symbolic) -> list[z3.BoolRef]:

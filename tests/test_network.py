@@ -116,3 +116,22 @@ def test_check_finds_the_same_with_the_network_and_without(path: str, monkeypatc
         results.append(check_trace(trace))
     assert results[0] == results[1]
     assert path == "traces/canonical.trace" or results[0].findings  # a violating example finds something
+
+
+@pytest.mark.parametrize("rule_id", ["hou-ru-qi-hou", "jing-ru-qi-jing", "zhong-ru-qi-zhong"])
+def test_an_occasion_kind_rule_finds_what_its_other_pattern_matches(rule_id: str) -> None:
+    """An occasion_kind rule tests its condition on its own pattern's hits (no pattern is made per
+    check): it finds exactly the events the pattern its z3 meaning uses (`other`) matches, on its
+    violating example and on the canonical."""
+    from xiangshe.constraints.rulebook import rulebook
+
+    [rule] = [r for r in rulebook() if r.id == rule_id]
+    found = []
+    for path in (f"traces/violations/{rule_id}.trace", "traces/canonical.trace"):
+        trace = parse_file(ROOT / path, path)
+        ctx = Context(trace, replay(trace))
+        _, other = rule.template.other(trace.cast)
+        got = [v.at for v in rule.template.holds(ctx)]
+        assert got == [e.index for e in trace.events if ctx.matches(other, e)], path
+        found.append(len(got))
+    assert found[0] > 0 and found[1] == 0, found
