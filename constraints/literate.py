@@ -23,6 +23,7 @@ import unicodedata
 from pathlib import Path
 
 from xiangshe.constraints.rulebook import RULES_DIR, block_quote, parse_rule_block
+from xiangshe.domain.errors import InputError
 from xiangshe.domain.vocabulary import vocabulary
 
 WIDTH = 100  # display columns; a CJK character takes two
@@ -121,14 +122,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("files", nargs="*", type=Path, help="literate rule files (default: constraints/rules/*.md)")
     parser.add_argument("--check", action="store_true", help="write nothing; exit 1 if a file would change")
     args = parser.parse_args(argv)
-    changed = []
+    rewritten: list[tuple[Path, str]] = []
     for path in args.files or sorted(RULES_DIR.glob("*.md")):
         old = path.read_text(encoding="utf-8")
-        new = rewrite(old, str(path))
+        try:
+            new = rewrite(old, str(path))
+        except InputError as err:  # a rule that does not load: located, and no file is written
+            print(err, file=sys.stderr)
+            return 2
         if new != old:
-            changed.append(path)
-            if not args.check:
-                path.write_text(new, encoding="utf-8")
+            rewritten.append((path, new))
+    if not args.check:
+        for path, new in rewritten:
+            path.write_text(new, encoding="utf-8")
+    changed = [path for path, _ in rewritten]
     for path in changed:
         print(f"{'would rewrite' if args.check else 'rewrote'} {path}", file=sys.stderr)
     return 1 if args.check and changed else 0

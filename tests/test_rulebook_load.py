@@ -169,6 +169,17 @@ def test_the_rewriter_writes_the_block_quotes_and_wraps_long_notes(tmp_path: Pat
     assert literate.rewrite(out, "t.md") == out  # once is enough
 
 
+def test_the_rewriter_stops_at_a_rule_that_does_not_load_and_writes_nothing(tmp_path: Path, capsys) -> None:
+    good, bad = tmp_path / "a.md", tmp_path / "b.md"
+    stale = GOOD.replace("> 不贯不释 (L134)\n", "> a stale quote\n")
+    good.write_text(stale, encoding="utf-8")
+    bad.write_text(GOOD.replace('quote = "不贯不释"', 'quote = "不贯而释"'), encoding="utf-8")
+    assert literate.main([str(good), str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert f"{bad}:" in err and "is not in xiangsheli.txt" in err and "Traceback" not in err
+    assert good.read_text(encoding="utf-8") == stale  # the file before it is not rewritten either
+
+
 def test_the_bundled_rulebook_is_as_the_rewriter_writes_it() -> None:
     for path in sorted(RULES_DIR.glob("*.md")):
         text = path.read_text(encoding="utf-8")
