@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable
 from itertools import chain
 from operator import attrgetter
 
-from xiangshe.constraints.pattern import NONE, Pattern, Persons, compiled, cond_reader, reads_attribute
+from xiangshe.constraints.pattern import Cond, Pattern, Persons, compiled, cond_reader, reads_attribute
 from xiangshe.domain.trace import Event
 from xiangshe.fsm.replay import Replay
 
@@ -33,8 +33,8 @@ _EXPRESSIONS = {_ATTRS: "e.attrs", _KIND: "(None if e.obj is None else e.obj.kin
 _signatures: dict[tuple[str, ...], Signature] = {}
 
 #: a pattern with conditions left, in a branch: its position in the network, the kinds of object it
-#: takes (None: any) and its conditions, (key, values, negate)
-Tested = tuple[int, "frozenset[str] | None", tuple[tuple[str, "frozenset[str]", bool], ...]]
+#: takes (None: any) and its conditions
+Tested = tuple[int, "frozenset[str] | None", tuple[Cond, ...]]
 
 #: a branch keeps at most this many signatures (beyond, an event's matches are worked out anew)
 MEMO_LIMIT = 1 << 12  # a branch that reads free words (`words=…`) would otherwise keep each
@@ -61,10 +61,6 @@ def signature(parts: tuple[str, ...]) -> Signature:
     return got
 
 
-def _or_none(v: str | None) -> str:
-    return v if v is not None else NONE
-
-
 class Branch:
     """The patterns an event of one act, role and phase can match: `fixed` match it whatever else it
     says; the others (`tested`) are decided by its signature (`sign`: what `parts` name, read of the
@@ -83,21 +79,21 @@ class Branch:
 
     def matched(self, sig: tuple[object, ...]) -> tuple[int, ...]:
         """The positions of the patterns an event of this signature matches (kept for the next)."""
-        values: dict[str, object] = {}
+        values: dict[str, str | None] = {}  # every part but the attributes reads a word or none
         attrs: dict[str, str] = {}
         for part, v in zip(self.parts, sig, strict=True):
             if part == _ATTRS:
                 for k, a in v:  # type: ignore[attr-defined]
                     attrs.setdefault(k, a)  # the first, as Event.get reads
             else:
-                values[part] = v
+                values[part] = v  # type: ignore[assignment]
         out = list(self.fixed)
         for i, kinds, conds in self.tested:
             if kinds is not None and values[_KIND] not in kinds:
                 continue
-            for key, allowed, negate in conds:
-                v = attrs.get(key) if reads_attribute(key) else values[key]
-                if ((v if v is not None else NONE) in allowed) == negate:
+            for cond in conds:
+                key = cond.key
+                if not cond.admits(attrs.get(key) if reads_attribute(key) else values[key]):
                     break
             else:
                 out.append(i)
@@ -107,8 +103,6 @@ class Branch:
         return got
 
 
-#: a condition as a branch reads it: (key, values, negate)
-Test = tuple[str, "frozenset[str]", bool]
 #: a pattern as the branches sort it: its position, its roles and phases (None: any), its kinds of
 #: object (None: any), its conditions on the event's phase or actor's role (which the branch
 #: decides), its other conditions, and the keys those read (with `obj.kind` for its kinds)
@@ -117,8 +111,8 @@ Entry = tuple[
     "frozenset[str] | None",
     "tuple[str, ...] | None",
     "frozenset[str] | None",
-    tuple[Test, ...],
-    tuple[Test, ...],
+    tuple[Cond, ...],
+    tuple[Cond, ...],
     frozenset[str],
 ]
 #: the keys whose value is the same for every event of a branch
@@ -139,10 +133,10 @@ class Network:
                 continue
             i = at[c.slot] = len(self.slots)
             self.slots.append(c.slot)
-            conds = [(x.key, x.values, x.negate) for x in p.conds if x != c.done]
-            rest = tuple(x for x in conds if x[0] not in _BRANCH_KEYS)
-            keys = frozenset([x[0] for x in rest] + ([_KIND] if p.objs is not None else []))
-            entry = (i, c.roles, c.phases, p.objs, tuple(x for x in conds if x[0] in _BRANCH_KEYS), rest, keys)
+            conds = [x for x in p.conds if x != c.done]
+            rest = tuple(x for x in conds if x.key not in _BRANCH_KEYS)
+            keys = frozenset([x.key for x in rest] + ([_KIND] if p.objs is not None else []))
+            entry = (i, c.roles, c.phases, p.objs, tuple(x for x in conds if x.key in _BRANCH_KEYS), rest, keys)
             for act in c.acts if c.acts is not None else (None,):
                 by_act.setdefault(act, []).append(entry)
         self._any_act = by_act.pop(None, [])
@@ -174,9 +168,7 @@ class Network:
         for i, _, phases, objs, decided, rest, reads in self._of(act, role):
             if phases is not None and phase not in phases:
                 continue
-            if decided and not all(
-                (_or_none(phase if k == "phase" else role) in values) != negate for k, values, negate in decided
-            ):
+            if decided and not all(x.admits(phase if x.key == "phase" else role) for x in decided):
                 continue
             if not reads:
                 fixed.append(i)

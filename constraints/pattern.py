@@ -50,6 +50,11 @@ class Cond:
     def __str__(self) -> str:
         return f"{self.key}{'!=' if self.negate else '='}{'|'.join(sorted(self.values))}"
 
+    def admits(self, value: str | None) -> bool:
+        """Whether an event whose `key` reads `value` (None: it has none, written `none`) meets the
+        condition: the test of every reading of a condition (`_check`'s closures make it inline)."""
+        return ((value if value is not None else NONE) in self.values) != self.negate
+
 
 @dataclass(frozen=True)
 class Pattern:

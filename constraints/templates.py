@@ -898,14 +898,10 @@ class OccasionKind(Template):
     def holds(self, ctx: Context) -> list[Violation]:
         value, cond = self.another(ctx.trace.cast)  # tested on the hits of `pattern`, as `other` would match
         where = _occasion_text(ctx.trace.occasion)
-
-        def names_another(kind: str | None) -> bool:  # `cond`'s test, as a pattern's condition is tested
-            return ((kind if kind is not None else NONE) in cond.values) != cond.negate
-
         return [
             Violation(e.index, Message("occasion-kind.names", kind=kind, occasion=where, field=self.field, value=value))
             for e in ctx.hits(self.pattern)
-            if names_another(kind := e.get("kind"))
+            if cond.admits(kind := e.get("kind"))
         ]
 
     def clauses(self, sym: Symbolic) -> list[z3.BoolRef]:
