@@ -132,13 +132,11 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         if new != old:
             rewritten.append((path, new))
-    if not args.check:
-        for path, new in rewritten:
+    for path, new in rewritten:
+        if not args.check:
             path.write_text(new, encoding="utf-8")
-    changed = [path for path, _ in rewritten]
-    for path in changed:
         print(f"{'would rewrite' if args.check else 'rewrote'} {path}", file=sys.stderr)
-    return 1 if args.check and changed else 0
+    return 1 if args.check and rewritten else 0
 
 
 if __name__ == "__main__":
