@@ -48,7 +48,6 @@ from xiangshe.domain.trace import (
     Pair,
     Person,
     Trace,
-    new_event,
     phase_span,
 )
 from xiangshe.domain.vocabulary import (
@@ -419,7 +418,7 @@ class _Reader:
         index = len(self.events)
         if index < len(self.numbers):
             index = self.numbers[index]
-        self.events.append(new_event(index, line, actor, act, obj, resolved, phase, rnd, text, obj_token, source_line))
+        self.events.append(Event(index, line, actor, act, obj, resolved, phase, rnd, text, obj_token, source_line))
 
     def _words(self, line: int, shared: tuple) -> _Words | None:
         """An event's words, resolved (or None, its errors reported); remembered for this trace while its
@@ -880,7 +879,7 @@ def parse_lines(text: str, path: str = "<trace>", vocab: Vocabulary | None = Non
             phase = r.phase
             rnd = phases[phase].round if phase else 0
         index = numbers[len(events)]  # the int of an earlier line number (`_Reader.numbers`)
-        add_event(new_event(index, n, actor, act, obj, attrs, phase, rnd, raw, obj_token, source_line))
+        add_event(Event(index, n, actor, act, obj, attrs, phase, rnd, raw, obj_token, source_line))
     r.directives += [Directive(at, None, text, "comment") for at, text in waiting]
     return r.finish()
 
@@ -969,7 +968,7 @@ def parse_jsonl(text: str, path: str = "<trace>", vocab: Vocabulary | None = Non
                     phase = r.phase
                     rnd = phases[phase].round if phase else 0
                 index = numbers[len(events)]  # the int of an earlier line number (`_Reader.numbers`)
-                add_event(new_event(index, n, actor, act, obj, attrs, phase, rnd, raw, obj_token, source_line))
+                add_event(Event(index, n, actor, act, obj, attrs, phase, rnd, raw, obj_token, source_line))
                 continue
             add_line(raw)
             count, directives = len(events), len(r.directives)
