@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import field
-from functools import cached_property
 
 import msgspec
 
@@ -50,11 +49,13 @@ class ObjectRef:
 
     kind: str
     instance: str
+    #: `爵1`, `弓@甲`: made with the object (the events of a line read before share their object); a plain
+    #: attribute, which reads faster than a cached property
+    key: str = field(init=False, repr=False, compare=False)
 
-    @cached_property
-    def key(self) -> str:
-        """`爵1`, `弓@甲`: made once per object (the events of a line read before share their object)."""
-        return f"{self.kind}{self.instance}" if self.instance.isdigit() else f"{self.kind}@{self.instance}"
+    def __post_init__(self) -> None:
+        key = f"{self.kind}{self.instance}" if self.instance.isdigit() else f"{self.kind}@{self.instance}"
+        object.__setattr__(self, "key", key)
 
     def __str__(self) -> str:
         return self.key
