@@ -66,7 +66,7 @@ class Branch:
     says; the others (`tested`) are decided by its signature (`sign`: what `parts` name, read of the
     event), once per signature."""
 
-    __slots__ = ("fixed", "memo", "parts", "sign", "tested")
+    __slots__ = ("by_kind", "fixed", "memo", "parts", "sign", "tested")
 
     def __init__(self, fixed: tuple[int, ...], tested: tuple[Tested, ...], keys: set[str]) -> None:
         self.fixed, self.tested = fixed, tested
@@ -75,10 +75,14 @@ class Branch:
         parts += sorted(k for k in keys if not reads_attribute(k) and k not in (_KIND, _STATE))
         self.parts = tuple(parts)
         self.sign: Signature | None = signature(self.parts) if tested else None
-        self.memo: dict[tuple[object, ...], tuple[int, ...]] = {}
+        #: the signature is the object's kind alone (the commonest): `Network.run` reads it itself and
+        #: keeps the matches by the kind, not by a one-element tuple
+        self.by_kind = bool(tested) and self.parts == (_KIND,)
+        self.memo: dict[object, tuple[int, ...]] = {}
 
     def matched(self, sig: tuple[object, ...]) -> tuple[int, ...]:
-        """The positions of the patterns an event of this signature matches (kept for the next)."""
+        """The positions of the patterns an event of this signature matches (kept for the next, by the
+        signature, or by the kind alone in a branch `by_kind`)."""
         values: dict[str, str | None] = {}  # every part but the attributes reads a word or none
         attrs: dict[str, str] = {}
         for part, v in zip(self.parts, sig, strict=True):
@@ -99,7 +103,7 @@ class Branch:
                 out.append(i)
         got = tuple(out)
         if len(self.memo) < MEMO_LIMIT:
-            self.memo[sig] = got
+            self.memo[sig[0] if self.by_kind else sig] = got
         return got
 
 
@@ -191,19 +195,23 @@ class Network:
         role = {name: p.role for name, p in persons.items()}
         acts = set(map(_ACT, events))
         unnamed = frozenset() if self._any_act else acts - self._by_act.keys()
-        seen: dict[tuple[str, str | None, str | None], Branch] = {}
-        branch = self.branch
+        branches, branch = self._branches, self.branch  # made once per process, as events first need them
         for e in events:
             act = e.act
             if act in unnamed:
                 continue
             key = (act, role[e.actor], e.phase)
-            b = seen.get(key)
+            b = branches.get(key)
             if b is None:
-                b = seen[key] = branch(key)
+                b = branch(key)
             sign = b.sign
             if sign is None:
                 matched = b.fixed
+            elif b.by_kind:
+                o = e.obj
+                kind = None if o is None else o.kind
+                got = b.memo.get(kind)
+                matched = got if got is not None else b.matched((kind,))
             else:
                 sig = sign(e, persons, replay)
                 got = b.memo.get(sig)
