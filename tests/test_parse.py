@@ -217,6 +217,7 @@ def test_a_repeated_jsonl_line_reads_as_if_read_anew(name: str, monkeypatch: pyt
 
 
 def test_an_event_is_frozen_compared_and_hashed_by_its_fields() -> None:
+    import gc
     import pickle
 
     from xiangshe.domain.trace import Event, ObjectRef
@@ -228,5 +229,6 @@ def test_an_event_is_frozen_compared_and_hashed_by_its_fields() -> None:
     same, other = Event(**dict(zip(names, fields, strict=True))), Event(*fields[:2], "乙", *fields[3:])
     assert e == same and hash(e) == hash(same) and repr(e) == repr(same) and e != other
     assert pickle.loads(pickle.dumps(e)) == e  # as check --jobs sends it between processes
+    assert not gc.is_tracked(e)  # the collector never walks the events (domain/trace.py)
     with pytest.raises(AttributeError):
         e.actor = "乙"  # type: ignore[misc]
