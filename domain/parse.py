@@ -154,7 +154,7 @@ class _Seen:
     def __init__(self, vocab: Vocabulary) -> None:
         self.vocab = vocab
         self.words: dict[tuple, tuple[frozenset[str], _Words]] = {}
-        self.lines: dict[str, tuple] = {}
+        self.lines: dict[bytes, tuple] = {}  # JSON Lines: by a line's bytes
         #: the statements of the line format (a line without its comment, stripped) that wrote them
         self.bodies: dict[str, tuple[frozenset[str], _Words]] = {}
         self.pairs = _Pairs()
@@ -752,9 +752,10 @@ def decode(data: bytes | bytearray, display: str) -> str:
         raise TraceErrors([TraceError(display, line, Message("input.not-utf8"))]) from None
 
 
-def read_path(path: Path, display: str, limit: int = MAX_BYTES) -> str:
-    """The text of a trace file. A regular file over `limit` bytes is refused before it is read; any
-    other file (a FIFO, a device such as /dev/zero) is read up to the limit and refused past it."""
+def read_path_data(path: Path, display: str, limit: int = MAX_BYTES) -> bytearray:
+    """The bytes of a trace file (`decode` makes them text). A regular file over `limit` bytes is refused
+    before it is read; any other file (a FIFO, a device such as /dev/zero) is read up to the limit and
+    refused past it."""
     try:
         with path.open("rb") as f:
             info = os.fstat(f.fileno())
@@ -763,12 +764,11 @@ def read_path(path: Path, display: str, limit: int = MAX_BYTES) -> str:
             if stat.S_ISREG(info.st_mode) and info.st_size > limit:
                 message = Message("input.file-too-large", size=info.st_size, limit=limit)
                 raise TraceErrors([TraceError(display, 1, message, hint=LIMIT_HINT)])
-            data = read_bounded(f, display, limit)
+            return read_bounded(f, display, limit)
     except OSError as err:
         raise TraceErrors(
             [TraceError(display, None, Message("input.cannot-read", reason=err.strerror or str(err)))]
         ) from None
-    return decode(data, display)
 
 
 def _common_event(words: list[str], pair_of: Callable[[str], tuple[str, str] | None]) -> _Event | None:
@@ -943,24 +943,40 @@ def _no_duplicate_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
 _JSON = json.JSONDecoder(object_pairs_hook=_no_duplicate_keys)
 
 
-@gc_paused()
 def parse_jsonl(text: str, path: str = "<trace>", vocab: Vocabulary | None = None) -> Trace:
     """Parse JSON Lines (one JSON object per line). An event line written as one read before (in this
     trace or another) is not read again when the cast has its persons (`_Seen`): it takes the earlier
     one's words (as `_Reader.event` would) and shares its text."""
+    return _parse_jsonl(text.encode("utf-8", "surrogatepass"), path, vocab, None)
+
+
+def parse_jsonl_data(data: bytes | bytearray, path: str = "<trace>", vocab: Vocabulary | None = None) -> Trace:
+    """`parse_jsonl(decode(data, path))`, the bytes of a file decoded line by line: a line read before
+    is looked up by its bytes and never decoded again. Bytes that are not UTF-8 give `decode`'s error,
+    and that one alone, as when the whole file was decoded before any line was read."""
+    _not_binary(data, path)
+    return _parse_jsonl(data[3:] if data[:3] == _BOM else data, path, vocab, data)
+
+
+@gc_paused()
+def _parse_jsonl(
+    data: bytes | bytearray, path: str, vocab: Vocabulary | None, whole: bytes | bytearray | None
+) -> Trace:
+    """The JSON Lines of `data`, UTF-8; `whole`: the file's bytes, which `decode` rejects when a line is
+    not UTF-8 (None: `data` is text encoded here, its lone surrogates kept, and no line is rejected)."""
     lines: list[str] = []
     r = _Reader(path, vocab or vocabulary(), lines)
     phases, events, persons = r.vocab.phases, r.events, r.cast.persons.keys()
-    known = r._seen.lines  # an event line → its person names, its words, its text
+    known = r._seen.lines  # an event line's bytes → its person names, its words, its text
     add_line, add_event = lines.append, events.append
     numbers = r.numbers
     add_number = numbers.append
     n, phase, rnd = 0, None, 0
-    for chunk in _line_chunks(text):
-        for raw in chunk:
+    for chunk in _line_chunks(data):
+        for line in chunk:
             n += 1
             add_number(n)
-            hit = known.get(raw)
+            hit = known.get(line)
             if hit is not None and persons >= hit[0]:  # a line that is remembered leaves the cast as it is
                 _, actor, act, obj, attrs, obj_token, source_line, raw = hit
                 add_line(raw)
@@ -970,27 +986,37 @@ def parse_jsonl(text: str, path: str = "<trace>", vocab: Vocabulary | None = Non
                 index = numbers[len(events)]  # the int of an earlier line number (`_Reader.numbers`)
                 add_event(Event(index, n, actor, act, obj, attrs, phase, rnd, raw, obj_token, source_line))
                 continue
+            try:
+                raw, utf8 = line.decode("utf-8"), True
+            except UnicodeDecodeError:
+                if whole is not None:
+                    decode(whole, path)  # raises: the file is not UTF-8 (here first), as decoding it whole says
+                raw, utf8 = line.decode("utf-8", "surrogatepass"), False
             add_line(raw)
             count, directives = len(events), len(r.directives)
             r.names = None
             _jsonl_line(r, n, raw)
-            if len(events) > count and r.names is not None and len(r.directives) == directives:
+            if utf8 and len(events) > count and r.names is not None and len(r.directives) == directives:
                 if len(known) < _KNOWN_LINES:
                     e = events[-1]
-                    known[raw] = (r.names, e.actor, e.act, e.obj, e.attrs, e.obj_token, e.source_line, raw)
+                    known[line] = (r.names, e.actor, e.act, e.obj, e.attrs, e.obj_token, e.source_line, raw)
     return r.finish()
 
 
-def _line_chunks(text: str, size: int = 1 << 20) -> Iterator[list[str]]:
-    """The lines of `text` as `_lines` splits them, a list for each piece of about `size` characters
-    (a piece ends after a \\n, so that \\r\\n is never cut): a large text is not split all at once."""
-    start, end = 0, len(text)
+_BREAKS_BYTES = re.compile(rb"\r\n|\r|\n")
+
+
+def _line_chunks(data: bytes | bytearray, size: int = 1 << 20) -> Iterator[list[bytes]]:
+    """The lines of `data` as `_lines` splits text (\\r\\n, \\r or \\n: in UTF-8 these bytes are never part of
+    another character), a list for each piece of about `size` bytes (a piece ends after a \\n, so that
+    \\r\\n is never cut): a large file is not split all at once."""
+    start, end = 0, len(data)
     while start < end:
-        cut = text.find("\n", start + size)
+        cut = data.find(b"\n", start + size)
         stop = end if cut < 0 else cut + 1
-        piece = text[start:stop]
-        lines = _BREAKS.split(piece) if "\r" in piece else piece.split("\n")
-        if lines[-1] == "":
+        piece = bytes(data[start:stop])
+        lines = _BREAKS_BYTES.split(piece) if b"\r" in piece else piece.split(b"\n")
+        if lines[-1] == b"":
             lines.pop()
         yield lines
         start = stop

@@ -34,7 +34,15 @@ from typing import BinaryIO, cast
 from xiangshe.domain.dataclass import dataclass
 from xiangshe.domain.errors import TraceError, UsageError, close_matches
 from xiangshe.domain.messages import Message
-from xiangshe.domain.parse import MAX_BYTES, READERS, TraceErrors, decode, read_bounded, read_path
+from xiangshe.domain.parse import (
+    MAX_BYTES,
+    READERS,
+    TraceErrors,
+    decode,
+    parse_jsonl_data,
+    read_bounded,
+    read_path_data,
+)
 from xiangshe.domain.trace import Trace
 from xiangshe.domain.vocabulary import Vocabulary
 
@@ -71,10 +79,10 @@ class Source:
         if self.error is not None:
             raise self.error
         if self.path is None:
-            text = read_stdin(self.display, stdin, self.limit)
+            data = read_stdin_data(self.display, stdin, self.limit)
         else:
-            text = read_path(self.path, self.display, self.limit)
-        return READERS[self.fmt](text, self.display, vocab)
+            data = read_path_data(self.path, self.display, self.limit)
+        return read_data(self.fmt, data, self.display, vocab)
 
 
 def _fail(display: str, message: str, line: int | None = None) -> Source:
@@ -98,7 +106,15 @@ def parse_path(
 ) -> Trace:
     """Read and parse a staging file by its suffix (see `format_of`)."""
     shown = display or str(path)
-    return READERS[format_of(path, shown)](read_path(path, shown, limit), shown, vocab)
+    return read_data(format_of(path, shown), read_path_data(path, shown, limit), shown, vocab)
+
+
+def read_data(fmt: str, data: bytes | bytearray, display: str, vocab: Vocabulary | None = None) -> Trace:
+    """A staging from the bytes of its file: JSON Lines read line by line (`parse_jsonl_data`: a line
+    read before is never decoded again), any other format decoded whole, then read."""
+    if fmt == "jsonl":
+        return parse_jsonl_data(data, display, vocab)
+    return READERS[fmt](decode(data, display), display, vocab)
 
 
 def _stdin_binary() -> BinaryIO | None:
@@ -107,12 +123,12 @@ def _stdin_binary() -> BinaryIO | None:
     return None if stream is None else cast(BinaryIO, getattr(stream, "buffer", stream))
 
 
-def read_stdin(display: str = STDIN_NAME, stream: BinaryIO | None = None, limit: int = MAX_BYTES) -> str:
-    """The text on standard input (or `stream`), read up to the size limit and no further."""
+def read_stdin_data(display: str = STDIN_NAME, stream: BinaryIO | None = None, limit: int = MAX_BYTES) -> bytearray:
+    """The bytes on standard input (or `stream`), read up to the size limit and no further."""
     stream = stream if stream is not None else _stdin_binary()
     if stream is None:
         raise TraceErrors([TraceError(display, None, "cannot read: standard input is closed")])
-    return decode(read_bounded(stream, display, limit), display)
+    return read_bounded(stream, display, limit)
 
 
 def stdin_source(stdin_format: str | None = None, stdin_filename: str | None = None, limit: int = MAX_BYTES) -> Source:

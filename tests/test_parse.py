@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from xiangshe.domain.parse import TraceErrors, parse_file, parse_jsonl, parse_lines, to_jsonl, to_lines
+from xiangshe.domain.trace import Trace
 
 GOOD = """\
 cast 甲 弟子
@@ -232,3 +234,52 @@ def test_an_event_is_frozen_compared_and_hashed_by_its_fields() -> None:
     assert not gc.is_tracked(e)  # the collector never walks the events (domain/trace.py)
     with pytest.raises(AttributeError):
         e.actor = "乙"  # type: ignore[misc]
+
+
+_EVENT = '{"actor": "主人", "act": "揖", "to": "宾"}\n'
+_BYTES = {
+    "plain": (_EVENT * 3).encode(),
+    "mark": b"\xef\xbb\xbf" + (_EVENT * 2).encode(),
+    "crlf": _EVENT.replace("\n", "\r\n").encode() + _EVENT.replace("\n", "\r").encode() + _EVENT.encode(),
+    "not-utf8-after-known": (_EVENT * 2).encode() + '{"actor": "主人", "act": "拜"}\n'.encode("gb18030"),
+    "not-utf8-after-an-error": (_EVENT + '{"actor": "主人"}\n').encode() + b'{"actor": "\xff"}\n' + _EVENT.encode(),
+    "mark-mid-file": _EVENT.encode() + b"\xef\xbb\xbf" + _EVENT.encode(),
+    "surrogate-bytes": _EVENT.encode() + b'{"actor": "\xed\xa0\x80", "act": "\xe6\x8f\x96"}\n',
+}
+
+
+@pytest.mark.parametrize("name", list(_BYTES))
+def test_json_lines_read_from_bytes_as_from_the_decoded_text(name: str) -> None:
+    """A file of JSON Lines is read line by line from its bytes (a line read before is never decoded
+    again): the same trace as its text decoded whole, or the same errors — a file that is not UTF-8 only
+    `decode`'s error, however many lines before it were read, remembered or wrong."""
+    from xiangshe.domain.parse import decode, parse_jsonl_data
+
+    data = _BYTES[name]
+
+    def outcome(read: Callable[[], Trace]) -> object:
+        try:
+            t = read()
+        except TraceErrors as err:
+            return err.render()
+        return [(e.line, e.render(), e.text) for e in t.events], t.source_lines, t.phase_lines, t.directives
+
+    def from_text() -> Trace:
+        return parse_jsonl(decode(data, "t.jsonl"), "t.jsonl")
+
+    for _ in range(2):  # the second time, every line read without error is remembered
+        assert outcome(lambda: parse_jsonl_data(data, "t.jsonl")) == outcome(from_text)
+        assert outcome(lambda: parse_jsonl_data(bytearray(data), "t.jsonl")) == outcome(from_text)
+
+
+def test_a_lone_surrogate_in_text_is_never_remembered_for_a_file() -> None:
+    """Text given to parse_jsonl may hold a lone surrogate (its bytes are not UTF-8): the line is read,
+    but not remembered, so a file holding those bytes is still refused as not UTF-8."""
+    from xiangshe.domain.parse import parse_jsonl_data
+
+    line = '{"actor": "主人", "act": "揖", "to": "宾", "src": "x\ud800"}\n'
+    assert len(parse_jsonl(line * 2, "t.jsonl")) == 2  # read, and read again
+    cast = '{"cast": "主人", "role": "主人"}\n{"cast": "宾", "role": "宾"}\n'  # the persons a remembered line needs
+    with pytest.raises(TraceErrors) as err:
+        parse_jsonl_data((cast + line).encode("utf-8", "surrogatepass"), "t.jsonl")
+    assert err.value.errors[0].message.name == "input.not-utf8"
