@@ -742,11 +742,16 @@ def _not_binary(data: bytes | bytearray, display: str) -> None:
 _BOM = b"\xef\xbb\xbf"  # the byte-order mark in UTF-8
 
 
+def _unmarked(data: bytes | bytearray) -> bytes | bytearray:
+    """`data` without a leading byte-order mark (one is dropped, as utf-8-sig drops it)."""
+    return data[3:] if data[:3] == _BOM else data
+
+
 def decode(data: bytes | bytearray, display: str) -> str:
     """A trace's bytes as text: UTF-8 (a byte-order mark is dropped), never binary."""
     _not_binary(data, display)
     try:  # as data.decode("utf-8-sig"), which looks its codec up (and imports it) on every call
-        return (data[3:] if data[:3] == _BOM else data).decode("utf-8")
+        return _unmarked(data).decode("utf-8")
     except UnicodeDecodeError as err:  # (its start counted after the mark, as utf-8-sig counts it)
         line = data[: err.start].count(b"\n") + 1
         raise TraceErrors([TraceError(display, line, Message("input.not-utf8"))]) from None
@@ -955,7 +960,7 @@ def parse_jsonl_data(data: bytes | bytearray, path: str = "<trace>", vocab: Voca
     is looked up by its bytes and never decoded again. Bytes that are not UTF-8 give `decode`'s error,
     and that one alone, as when the whole file was decoded before any line was read."""
     _not_binary(data, path)
-    return _parse_jsonl(data[3:] if data[:3] == _BOM else data, path, vocab, data)
+    return _parse_jsonl(_unmarked(data), path, vocab, data)
 
 
 @gc_paused()
