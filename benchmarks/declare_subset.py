@@ -15,6 +15,18 @@ role, the act, the object kind, and conditions on `phase`, `round` (a function o
 | precedence F → T | precedence(a, b) for each label b of T | F is one label a (none: absence of T); no `same` |
 | count_before F → T >= 1 | as precedence | |
 | response F → T | response(a, b) for each label a of F | T is one label b (none: absence of F); no `same` |
+| precedence a → b and response a → b | succession(a, b) | rules over the same two labels, in the same order |
+
+pm4py's succession(a, b) is exactly precedence(a, b) and response(a, b) together (both absent, or both
+present with the first a before the first b and the last a before the last b), so a pair of our rules
+that translates to both is one succession constraint, named by both rules. The rulebook has such
+pairs: 「视侯中，俯正足」 (in Φ20 the 司射 sets his feet only after his look at the target, and his look is
+always followed by it: you-she-shi-hou-zhong-er-zheng-zu and you-she-shi-hou-zhong-fu-zheng-zu) and
+「南扬弓，命去侯」 with 「获者执旌许诺」 (the 司马's raised bow and the 获者's answer in Φ21: si-ma-yang-gong and
+qu-hou-huo-zhe-xu-nuo). No rule of ours is an existence: none requires an event to occur whatever the
+staging stages (what a whole ceremony owes, its phases and the answers still due, is checked by
+the scope of the staging, which a Declare model, one for every trace, cannot condition on), so the
+model has no existence constraint rather than an invented one.
 
 Everything else is outside plain Declare and is listed with the reason: a `same` correlation
 (the same cup, the same arrow, the same round …: data-aware Declare would be needed); a condition
@@ -44,7 +56,7 @@ from xiangshe.domain.trace import Event, Trace
 
 LABEL_KEYS = {"phase", "round", "actor.role"}  # condition keys a label decides
 
-ABSENCE, PRECEDENCE, RESPONSE = "absence", "precedence", "response"
+ABSENCE, PRECEDENCE, RESPONSE, SUCCESSION = "absence", "precedence", "response", "succession"
 Constraint = tuple[str, tuple[str, ...]]  # (template, (a,) or (a, b))
 
 
@@ -125,6 +137,18 @@ class Translation:
             "model": [[t, list(a)] for t, a in self.all_constraints()],
             "rules": [r.id for r in self.rules],
         }
+
+    def with_partners(self, rule_ids: Iterable[str]) -> set[str]:
+        """Rules broken, as a Declare tool can name them: a succession is broken when either of its
+        rules is, and names both (a rule whose every constraint is a succession brings its partners;
+        any other rule stands alone, and a partner it would hide shows as a mismatch)."""
+        by = self.by_constraint()
+        out = set(rule_ids)
+        for rid in rule_ids:
+            cs = self.constraints.get(rid, [])
+            if cs and all(t == SUCCESSION for t, _ in cs):
+                out.update(r for c in cs for r in by[c])
+        return out
 
     def by_constraint(self) -> dict[Constraint, list[str]]:
         out: dict = defaultdict(list)
@@ -210,5 +234,17 @@ def translate(rules: Sequence[Rule], universe: Universe) -> Translation:
         else:
             subset.append(rule)
             faults[rule.id] = got
-            constraints[rule.id] = list(got.values())
+    _successions(faults)
+    constraints = {rid: list(f.values()) for rid, f in faults.items()}
     return Translation(subset, constraints, excluded, faults)
+
+
+def _successions(faults: dict[str, Faulty]) -> None:
+    """A precedence(a, b) and a response(a, b) of the model, from whichever rules, become the one
+    succession(a, b) in each of those rules (pm4py's succession is the two together)."""
+    made = {c for f in faults.values() for c in f.values()}
+    both = {acts for t, acts in made if t == PRECEDENCE and (RESPONSE, acts) in made}
+    for f in faults.values():
+        for lab, (t, acts) in f.items():
+            if t in (PRECEDENCE, RESPONSE) and acts in both:
+                f[lab] = (SUCCESSION, acts)

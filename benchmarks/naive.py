@@ -6,7 +6,8 @@ constraints still pending are broken:
 
 - absence(a): broken at the first a;
 - precedence(a, b): broken at a b while no a has come;
-- response(a, b): pending after an a, discharged by a later b; broken if pending at the end.
+- response(a, b): pending after an a, discharged by a later b; broken if pending at the end;
+- succession(a, b): both of the above, on the one constraint.
 
 No sharing with our checker: it reads only the labels and the model, as pm4py does.
 """
@@ -16,7 +17,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 
-from benchmarks.declare_subset import ABSENCE, PRECEDENCE, RESPONSE, Constraint
+from benchmarks.declare_subset import ABSENCE, PRECEDENCE, RESPONSE, SUCCESSION, Constraint
 
 # what an occurrence of a label does to a constraint
 BREAK, ARM, SEEN_FIRST, DISCHARGE, OWE = range(5)
@@ -29,16 +30,16 @@ class Checker:
         self.constraints = list(constraints)
         self.on: dict[str, list[tuple[int, int]]] = defaultdict(list)
         for k, (template, acts) in enumerate(self.constraints):
+            if template not in (ABSENCE, PRECEDENCE, RESPONSE, SUCCESSION):
+                raise ValueError(f"unknown template {template}")
             if template == ABSENCE:
                 self.on[acts[0]].append((BREAK, k))
-            elif template == PRECEDENCE:
+            if template in (PRECEDENCE, SUCCESSION):
                 self.on[acts[0]].append((SEEN_FIRST, k))
                 self.on[acts[1]].append((ARM, k))
-            elif template == RESPONSE:
+            if template in (RESPONSE, SUCCESSION):
                 self.on[acts[0]].append((OWE, k))
                 self.on[acts[1]].append((DISCHARGE, k))
-            else:
-                raise ValueError(f"unknown template {template}")
 
     def broken(self, trace: Sequence[str]) -> set[Constraint]:
         """The constraints `trace` breaks, in one pass over it."""

@@ -216,7 +216,7 @@ def agreement(prep: dict, pm4py_verdicts: list[list], ours_rules: list[list[str]
         per_tool["pm4py"].append({(tmpl, (a,) if isinstance(a, str) else tuple(a)) for tmpl, a in dev})
     rules_of = {k: [{rid for c in cs for rid in by[c]} for cs in v] for k, v in per_tool.items()}
     if ours_rules is not None:  # the CLI's verdicts (check --select) against the templates' own
-        rules_of["ours_cli"] = [set(r) for r in ours_rules]
+        rules_of["ours_cli"] = [tr.with_partners(r) for r in ours_rules]
     names = [str(p.relative_to(ROOT)) if p.is_relative_to(ROOT) else p.name for p in prep["files"]]
     trace_mismatch = [
         {"trace": names[i], **{k: sorted(v[i]) for k, v in rules_of.items()}}

@@ -29,7 +29,7 @@ if str(Path(__file__).resolve().parents[1]) not in sys.path:  # `pytest` as well
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks import e2e, run  # noqa: E402
-from benchmarks.declare_subset import ABSENCE, PRECEDENCE, RESPONSE, Universe, translate  # noqa: E402
+from benchmarks.declare_subset import ABSENCE, PRECEDENCE, RESPONSE, SUCCESSION, Universe, translate  # noqa: E402
 from benchmarks.gen_batch import ROOT, bundled, faults, graft, to_jsonl  # noqa: E402
 from benchmarks.naive import Checker  # noqa: E402
 from xiangshe.constraints.rulebook import active_rules  # noqa: E402
@@ -65,10 +65,32 @@ def prep(tmp_path_factory: pytest.TempPathFactory) -> dict:
 def test_the_model_has_the_declare_templates_and_the_batch_breaks_it(prep: dict) -> None:
     tr = prep["translation"]
     templates = {t for t, _ in tr.all_constraints()}
-    assert {ABSENCE, PRECEDENCE, RESPONSE} <= templates
+    assert {ABSENCE, PRECEDENCE, RESPONSE, SUCCESSION} <= templates
     got = run.agreement(prep, prep["pm4py"])
     assert got["share_breaking_subset"] >= 0.3
     assert {ABSENCE, PRECEDENCE} <= set(got["templates_broken"])
+
+
+def test_a_precedence_and_a_response_over_the_same_labels_are_one_succession(prep: dict) -> None:
+    """No pair of labels is left with both a precedence and a response; each succession is named by
+    a precedence rule and a response rule of ours (「视侯中，俯正足」 is one), and the CLI's verdict of
+    either rule names both, as pm4py's verdict of the succession does."""
+    tr = prep["translation"]
+    made = tr.all_constraints()
+    assert not {a for t, a in made if t == PRECEDENCE} & {a for t, a in made if t == RESPONSE}
+    kinds = {r.id: r.template.kind for r in tr.rules}
+    successions = {c: rids for c, rids in tr.by_constraint().items() if c[0] == SUCCESSION}
+    assert successions
+    for rids in successions.values():
+        assert {kinds[r] for r in rids} == {"precedence", "response"}
+    assert {"you-she-shi-hou-zhong-er-zheng-zu", "you-she-shi-hou-zhong-fu-zheng-zu"} in [
+        set(r) for r in successions.values()
+    ]
+    assert tr.with_partners(["you-she-shi-hou-zhong-fu-zheng-zu"]) == {
+        "you-she-shi-hou-zhong-er-zheng-zu",
+        "you-she-shi-hou-zhong-fu-zheng-zu",
+    }
+    assert tr.with_partners(["bai-ci-bai-ru"]) == {"bai-ci-bai-ru"}
 
 
 def test_ours_pm4py_and_naive_agree_trace_by_trace_and_constraint_by_constraint(prep: dict) -> None:
@@ -97,12 +119,12 @@ def run_name(path: Path) -> str:
 
 def test_naive_single_pass_agrees_with_pm4py_on_every_short_trace() -> None:
     """The naive checker against pm4py's own Declare semantics, on every trace of up to 5 events over
-    three activities, for every absence, precedence and response constraint over them."""
+    three activities, for every absence, precedence, response and succession constraint over them."""
     from pm4py.algo.conformance.declare.variants.classic import apply_list
 
     acts = ("a", "b", "c")
     constraints = [(ABSENCE, (a,)) for a in acts]
-    constraints += [(t, (a, b)) for t in (PRECEDENCE, RESPONSE) for a in acts for b in acts if a != b]
+    constraints += [(t, (a, b)) for t in (PRECEDENCE, RESPONSE, SUCCESSION) for a in acts for b in acts if a != b]
     model: dict = {}
     for t, a in constraints:
         model.setdefault(t, {})[a[0] if len(a) == 1 else a] = {"support": 1, "confidence": 1}
