@@ -1,9 +1,10 @@
 """Benchmark: the shortest counterexample of every encoded rule (targets: median ≤ 1 s, none over 10 s).
 
 Each rule goes through what `xiangshe counterexample RULE --depth DEPTH` does (constraints/counterexample.py,
-default readings): z3's shortest counterexample, minimised and replayed by the Python checker, which must
-report exactly the rule; if z3 finds none (or gives up), the rule's bundled violating example. A rule's time
-is the whole of that, fallback included.
+under the default readings, or, for a rule of another reading, with `--reading POINT=OPTION` of its own):
+z3's shortest counterexample, minimised and replayed by the Python checker, which must report exactly the
+rule; if z3 finds none (or gives up), the rule's bundled violating example. A rule's time is the whole of
+that, fallback included.
 
 Usage: python benchmarks/counterexamples.py [DEPTH] [--rules a,b,c] [--jobs N] [--json FILE] [--symmetry on|off]
 prints a line per rule and one JSON object on its last line; --json writes every rule's figures to FILE;
@@ -35,7 +36,7 @@ def one(rule_id: str, depth: int, symmetry: bool | None = None) -> dict[str, Any
     from xiangshe.constraints.rulebook import active_rules
     from xiangshe.constraints.search import Disagreement, Exhausted, Refuted
 
-    readings = select([], None)
+    readings = select([f"{point}={option}" for point, option in reading_of(rule_id)], None)
     rules = active_rules(readings)
     rule = next(r for r in rules if r.id == rule_id)
     if symmetry is not None:
@@ -63,10 +64,21 @@ def one(rule_id: str, depth: int, symmetry: bool | None = None) -> dict[str, Any
 
 
 def encoded_rules() -> list[str]:
+    """Every encoded rule: those in force under the default readings, then those in force under
+    another reading of a contested point (each measured under its own: `reading_of`)."""
     from xiangshe.constraints.readings import select
-    from xiangshe.constraints.rulebook import active_rules
+    from xiangshe.constraints.rulebook import active_rules, load_rules
 
-    return [r.id for r in active_rules(select([], None)) if r.encoded]
+    default = [r.id for r in active_rules(select([], None)) if r.encoded]
+    return default + sorted({r.id for r in load_rules() if r.encoded} - set(default))
+
+
+def reading_of(rule_id: str) -> tuple[tuple[str, str], ...]:
+    """The readings a rule is in force under (`when`: none for most), as `counterexample RULE
+    --reading POINT=OPTION` would be asked for it."""
+    from xiangshe.constraints.rulebook import load_rules
+
+    return next(r.when for r in load_rules() if r.id == rule_id)
 
 
 def summary(rows: list[dict[str, Any]], depth: int) -> dict[str, Any]:

@@ -46,6 +46,7 @@ import importlib
 import inspect
 import json
 import os
+import platform
 import resource
 import statistics
 import subprocess
@@ -103,6 +104,17 @@ def run_once(args: list[str], out: Path | None = None) -> tuple[float, float, st
     if done.returncode not in (0, 1):
         raise SystemExit(f"{' '.join(args[:4])} … exited {done.returncode}: {done.stderr[-800:]}")
     return wall, cpu, text
+
+
+def cpu_model() -> str:
+    """The processor as the system names it, and its clock: the machine kind's hosts differ, and the
+    ratios with them."""
+    try:
+        text = Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return platform.processor() or platform.machine()
+    info = {k.strip(): v.strip() for k, _, v in (line.partition(":") for line in text.splitlines())}
+    return f"{info.get('model name', '?')}, {info.get('cpu MHz', '?')} MHz"
 
 
 def median_of(samples: list[dict[str, float]]) -> dict[str, float]:
@@ -530,6 +542,7 @@ def main(argv: list[str] | None = None) -> None:
             "runs": runs,
             "load_average": {"start": load_start, "end": load()},
             "cpus": os.cpu_count(),
+            "cpu": cpu_model(),
             "python": sys.version.split()[0],
             "external_raw": raw,
             "wall_s": round(time.perf_counter() - t0, 1),
