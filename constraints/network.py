@@ -16,7 +16,7 @@ condition's test (`_check`) reads.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from itertools import chain
 from operator import attrgetter
 
@@ -185,7 +185,7 @@ class Network:
             got = self._same[same] = Branch(same[0], tuple(tested), keys)
         return got
 
-    def run(self, events: list[Event], persons: Persons, replay: Replay) -> tuple[list[list[Event]], set[str]]:
+    def run(self, events: Sequence[Event], persons: Persons, replay: Replay) -> tuple[list[list[Event]], set[str]]:
         """Each pattern's hits among `events` (by position, in trace order) and the acts the events
         perform. An event of an act no pattern names is passed over at once (a selection of a few
         rules names few acts)."""

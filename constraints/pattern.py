@@ -19,7 +19,7 @@ A condition is `key=v1|v2` or `key!=v`; `none` stands for an absent value. Keys:
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from itertools import chain, count
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
@@ -473,7 +473,7 @@ class Context:
         self._keyers: dict[tuple[str, ...], Callable[[Event], tuple[str | None, ...]]] = {}
         self._split: tuple[dict[Any, list[Event]], ...] | None = None  # by act, and role, and phase
         self._getters: dict[str, Callable[[Event], str | None]] = {}
-        self._hits: dict[int, list[Event]] = {}  # by the compiled pattern's slot
+        self._hits: dict[int, Sequence[Event]] = {}  # by the compiled pattern's slot
         self._occurs: dict[int, bool] = {}  # by the compiled pattern's slot, when its hits were not needed
         #: the indices of a pattern's events by their correlation key, by the compiled pattern's slot and the keys
         self._positions: dict[tuple[int, tuple[str, ...]], dict[tuple[str | None, ...], list[int]]] = {}
@@ -560,7 +560,7 @@ class Context:
         wanted, named = c.values, c.roles or frozenset()  # a pattern of phases and roles
         return [g for (_, r, ph), g in split[3].items() if ph in wanted and r in named]
 
-    def _candidates(self, c: Compiled) -> list[Event]:
+    def _candidates(self, c: Compiled) -> Sequence[Event]:
         """The events of the pattern's acts (else of its phases) and of its roles, in trace order
         (a list the caller does not change)."""
         groups = self._groups(c)
@@ -572,11 +572,11 @@ class Context:
             return groups[0]
         return sorted(chain.from_iterable(groups), key=_INDEX)
 
-    def hits(self, p: Pattern) -> list[Event]:
+    def hits(self, p: Pattern) -> Sequence[Event]:
         """The events that match `p`, in trace order."""
         return self._hit(p)
 
-    def _hit(self, p: Pattern) -> list[Event]:
+    def _hit(self, p: Pattern) -> Sequence[Event]:
         c = p.__dict__.get(COMPILED) or compiled(p)  # `compiled`'s first look, in place: the hottest call of a check
         got = self._hits.get(c.slot)
         if got is not None:
@@ -694,7 +694,7 @@ _INDEX = attrgetter("index")
 _FIRST, _SECOND, _BOTH = (True, False), (False, True), (True, True)
 
 
-def _merge(a: list[Event], b: list[Event]) -> list[tuple[Event, tuple[bool, ...]]]:
+def _merge(a: Sequence[Event], b: Sequence[Event]) -> list[tuple[Event, tuple[bool, ...]]]:
     """The events of two lists in trace order (each sorted by index), each with the lists it is in."""
     if not b:
         return [(e, _FIRST) for e in a]
@@ -740,7 +740,7 @@ _WITHOUT_THIRD: dict[tuple[bool, ...], tuple[bool, ...]] = {f: (*f, False) for f
 _THIRD = (False, False, True)
 
 
-def _merge_third(two: list[tuple[Event, tuple[bool, ...]]], c: list[Event]) -> list[tuple[Event, tuple[bool, ...]]]:
+def _merge_third(two: list[tuple[Event, tuple[bool, ...]]], c: Sequence[Event]) -> list[tuple[Event, tuple[bool, ...]]]:
     """`_merge` of two lists (`two`, with their flags) merged with a third list, in trace order."""
     out: list[tuple[Event, tuple[bool, ...]]] = []
     add = out.append

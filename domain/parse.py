@@ -668,7 +668,8 @@ class _Reader:
         self.numbers = []
         if self.errors:
             raise TraceErrors(self.errors, self.more)
-        return Trace(self.path, self.events, self.cast, self.phase_lines, self.lines, self.directives, self.fragment)
+        events, lines = tuple(self.events), tuple(self.lines)
+        return Trace(self.path, events, self.cast, self.phase_lines, lines, self.directives, self.fragment)
 
 
 def _instance(kind: ObjectKind, suffix: str, actor: str, to: str | None) -> ObjectRef | None:

@@ -200,12 +200,20 @@ class Trace:
     declaration."""
 
     path: str
-    events: list[Event]
+    events: tuple[Event, ...]
     cast: Cast
     phase_lines: list[tuple[int, str]] = field(default_factory=list)
-    source_lines: list[str] = field(default_factory=list)
+    source_lines: tuple[str, ...] = ()
     directives: list[Directive] = field(default_factory=list)
     fragment: Fragment | None = None  # None: the trace is a whole ceremony
+
+    def __post_init__(self) -> None:
+        # Tuples, not lists: a tuple of objects the collector never tracks (events: `gc=False`; strings)
+        # is no longer tracked itself once it has survived a collection, so no later full collection
+        # walks a staging's events and lines again. With lists, a process holding the 1M events of a
+        # batch spent about as long in the collector as in the checks (BENCHMARKS.md).
+        self.events = tuple(self.events)
+        self.source_lines = tuple(self.source_lines)
 
     @property
     def occasion(self) -> Occasion:

@@ -236,6 +236,25 @@ def test_an_event_is_frozen_compared_and_hashed_by_its_fields() -> None:
         e.actor = "乙"  # type: ignore[misc]
 
 
+@pytest.mark.parametrize("fmt", ["trace", "jsonl"])
+def test_a_staging_read_leaves_nothing_of_its_events_for_the_collector_to_walk(fmt: str) -> None:
+    """A trace holds its events and its lines in tuples of objects the collector does not track: once a
+    collection has passed, neither is tracked, and no later full collection walks them (a batch held in
+    memory made every full collection walk a million events)."""
+    import gc
+
+    canonical = Path(__file__).resolve().parents[1] / "traces" / "canonical.trace"
+    trace = parse_file(canonical)
+    if fmt == "jsonl":
+        trace = parse_jsonl(to_jsonl(trace), "canonical.jsonl")
+    gc.collect()
+    assert len(trace.events) > 4000
+    assert not gc.is_tracked(trace.events) and not gc.is_tracked(trace.source_lines)
+    assert not any(gc.is_tracked(e) for e in trace.events)
+    again = Trace(trace.path, list(trace.events), trace.cast, source_lines=list(trace.source_lines))  # type: ignore[arg-type]
+    assert again.events == trace.events and again.source_lines == trace.source_lines  # lists are taken as tuples
+
+
 _EVENT = '{"actor": "主人", "act": "揖", "to": "宾"}\n'
 _BYTES = {
     "plain": (_EVENT * 3).encode(),
