@@ -562,7 +562,7 @@ class Context:
 
     def _candidates(self, c: Compiled) -> Sequence[Event]:
         """The events of the pattern's acts (else of its phases) and of its roles, in trace order
-        (a list the caller does not change)."""
+        (a sequence the caller does not change: the trace's own tuple when the pattern names no act)."""
         groups = self._groups(c)
         if groups is None:
             return self.trace.events

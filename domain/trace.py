@@ -211,7 +211,7 @@ class Trace:
         # Tuples, not lists: a tuple of objects the collector never tracks (events: `gc=False`; strings)
         # is no longer tracked itself once it has survived a collection, so no later full collection
         # walks a staging's events and lines again. With lists, a process holding the 1M events of a
-        # batch spent about as long in the collector as in the checks (BENCHMARKS.md).
+        # batch spent two-thirds as long in the collector as in the checks (BENCHMARKS.md).
         self.events = tuple(self.events)
         self.source_lines = tuple(self.source_lines)
 
